@@ -1,0 +1,38 @@
+"""benchmarkzoo: a Gymnasium/PettingZoo benchmark suite of seeded, batched CPU simulators.
+
+>>> import benchmarkzoo
+>>> env = benchmarkzoo.make("benchmarkzoo/Maze-v0")
+>>> [s.id for s in benchmarkzoo.list_envs(family="gridworld")]
+['benchmarkzoo/Maze-v0']
+"""
+
+from benchmarkzoo.registration import (
+    EnvSpec,
+    list_envs,
+    list_generators,
+    make,
+    make_aec,
+    make_generator,
+    make_parallel,
+    make_vec,
+    register,
+    register_generator,
+    spec,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EnvSpec",
+    "__version__",
+    "list_envs",
+    "list_generators",
+    "make",
+    "make_aec",
+    "make_generator",
+    "make_parallel",
+    "make_vec",
+    "register",
+    "register_generator",
+    "spec",
+]

@@ -1,0 +1,81 @@
+"""Exception types. Every message names the env, what was expected, what arrived, and what to do.
+
+Each error also subclasses the builtin a caller would naturally catch (``ValueError``,
+``KeyError``, ``ImportError``), so code written against Gymnasium or PettingZoo keeps working.
+"""
+
+from __future__ import annotations
+
+
+class BenchmarkZooError(Exception):
+    """Base class of every error benchmarkzoo raises on purpose."""
+
+
+class UnknownEnvError(BenchmarkZooError, KeyError):
+    """An env id that is not registered."""
+
+    def __init__(self, env_id: str, suggestions: list[str]):
+        self.env_id = env_id
+        self.suggestions = suggestions
+        hint = (
+            f" Did you mean {', '.join(repr(s) for s in suggestions)}?"
+            if suggestions
+            else " Run `benchmarkzoo list` to see every registered id."
+        )
+        super().__init__(f"No benchmarkzoo env is registered as {env_id!r}.{hint}")
+
+    def __str__(self) -> str:  # KeyError would otherwise print the repr of the message
+        return self.args[0]
+
+
+class UnknownGeneratorError(BenchmarkZooError, KeyError):
+    """A generator name that is not registered."""
+
+    def __init__(self, name: str, known: list[str]):
+        self.name = name
+        super().__init__(
+            f"No scenario generator is registered as {name!r}; registered generators: "
+            f"{', '.join(sorted(known))}. Pass one of these as generator=... ."
+        )
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class MissingExtraError(BenchmarkZooError, ImportError):
+    """An optional dependency that is not installed."""
+
+    def __init__(self, module: str, extra: str, needed_for: str):
+        self.module = module
+        self.extra = extra
+        super().__init__(
+            f"{needed_for} needs the Python module {module!r}, which is not installed. "
+            f'Install it with: pip install "benchmarkzoo[{extra}]"'
+        )
+
+
+class InvalidActionError(BenchmarkZooError, ValueError):
+    """An action outside the action space, of the wrong shape or dtype, or NaN."""
+
+
+class InvalidAgentError(BenchmarkZooError, KeyError):
+    """An action dict whose agent names are unknown, missing, or already done."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class GeneratorArgumentError(BenchmarkZooError, ValueError):
+    """A generator keyword argument outside its allowed range."""
+
+
+class ScenarioError(BenchmarkZooError, ValueError):
+    """A scenario that cannot be loaded: wrong type, wrong size for this env, unreachable goal."""
+
+
+class ScenarioSetError(BenchmarkZooError, ValueError):
+    """A scenario-set file that is malformed, or whose regenerated hashes differ from the recorded ones."""
+
+
+class ResetNeededError(BenchmarkZooError, RuntimeError):
+    """``step`` called before ``reset``, or on a finished world with autoreset disabled."""

@@ -1,0 +1,104 @@
+"""Scenarios: complete problem instances with a canonical JSON form and a content hash.
+
+A scenario is what a generator draws from a seed: a map, start and goal positions, physical
+parameters. Results files cite scenarios by hash, and scenario sets record the hash of every
+scenario they generate, so the canonical form must be byte-stable: sorted keys, no whitespace,
+arrays as ``{"dtype", "shape", "data"}`` with flat data, floats in Python's shortest repr.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from typing import Any, ClassVar
+
+import numpy as np
+
+from benchmarkzoo.core.errors import ScenarioError
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        data = value.astype(np.int64) if value.dtype == np.bool_ else value
+        return {"dtype": str(value.dtype), "shape": list(value.shape), "data": data.ravel().tolist()}
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _encode(v) for k, v in value.items()}
+    if isinstance(value, bool | int | str) or value is None:
+        return value
+    if isinstance(value, float):
+        if not np.isfinite(value):
+            raise ScenarioError(f"Scenario fields must be finite numbers; got {value!r}.")
+        return value
+    raise ScenarioError(
+        f"Scenario fields must be numbers, strings, tuples, dicts or numpy arrays; got {type(value).__name__}."
+    )
+
+
+def _decode(value: Any, template: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"dtype", "shape", "data"}:
+        return np.asarray(value["data"], dtype=value["dtype"]).reshape(value["shape"])
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def canonical_json(obj: Any) -> str:
+    """The byte-stable JSON text of a JSON-compatible object (sorted keys, no spaces, no NaN)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Scenario:
+    """Base class of every env's scenario type.
+
+    Subclasses are frozen dataclasses whose fields are numbers, strings, tuples, dicts or
+    numpy arrays, and set ``kind`` (a stable name that goes into the hash). Two scenarios are
+    equal exactly when their content hashes are.
+    """
+
+    kind: ClassVar[str] = "scenario"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical, JSON-compatible form: ``{"kind": ..., "fields": {...}}``."""
+        fields = {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {"kind": self.kind, "fields": fields}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Scenario:
+        """Rebuild a scenario from :meth:`to_dict` output; checks the kind matches."""
+        if data.get("kind") != cls.kind:
+            raise ScenarioError(
+                f"{cls.__name__}.from_dict expects kind {cls.kind!r}; got {data.get('kind')!r}. "
+                "Load the scenario with the env it was generated for."
+            )
+        names = {f.name for f in dataclasses.fields(cls)}
+        given = set(data.get("fields", {}))
+        if names != given:
+            raise ScenarioError(
+                f"{cls.__name__} has fields {sorted(names)}; the data has {sorted(given)}."
+            )
+        return cls(**{k: _decode(v, None) for k, v in data["fields"].items()})
+
+    def to_json(self) -> str:
+        """Canonical JSON text; its sha256 is :attr:`content_hash`."""
+        return canonical_json(self.to_dict())
+
+    @property
+    def content_hash(self) -> str:
+        """sha256 hex digest of the canonical JSON form."""
+        cached = self.__dict__.get("_content_hash")
+        if cached is None:
+            cached = hashlib.sha256(self.to_json().encode()).hexdigest()
+            object.__setattr__(self, "_content_hash", cached)
+        return cached
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Scenario) and self.content_hash == other.content_hash
+
+    def __hash__(self) -> int:
+        return hash(self.content_hash)

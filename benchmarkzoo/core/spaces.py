@@ -1,0 +1,63 @@
+"""Action checks with messages a person can act on. Nothing is clipped or cast silently."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from benchmarkzoo.core.errors import InvalidActionError
+
+
+def _describe(action: Any) -> str:
+    if isinstance(action, np.ndarray):
+        body = np.array2string(action, threshold=8, max_line_width=80)
+        return f"{body} (ndarray, dtype {action.dtype}, shape {action.shape})"
+    return f"{action!r} ({type(action).__name__})"
+
+
+def check_action(env_id: str, space: spaces.Space, action: Any, who: str = "the action") -> None:
+    """Raise :class:`InvalidActionError` unless ``action`` is a member of ``space``.
+
+    Args:
+        env_id: the env's registered id, for the message.
+        space: the single (unbatched) action space.
+        action: what the policy sent.
+        who: ``"the action"`` or e.g. ``"agent 'robot_2'"``.
+    """
+    if space.contains(action):
+        return
+    hint = "Sample from env.action_space or map your policy's output into it."
+    if isinstance(space, spaces.Discrete) and isinstance(action, float | np.floating):
+        hint = "Discrete actions are integers: round or argmax in your policy, then cast to int."
+    elif isinstance(space, spaces.Box):
+        arr = np.asarray(action)
+        if arr.dtype.kind in "fc" and np.isnan(arr).any():
+            hint = "The action contains NaN: check your policy's output."
+        elif arr.shape != space.shape:
+            hint = f"Reshape the action to {space.shape}."
+        else:
+            hint = "Clip or rescale in your policy, or wrap the env with gymnasium.wrappers.ClipAction."
+    raise InvalidActionError(f"{env_id} expects actions in {space}; {who} sent {_describe(action)}. {hint}")
+
+
+def check_discrete_batch(env_id: str, actions: Any, n: int, num_worlds: int) -> np.ndarray:
+    """Validate a batch of ``Discrete(n)`` actions, shape ``(num_worlds,)``; returns them as int64.
+
+    Fast enough for the vector hot path: one dtype check, one shape check, one range reduction.
+    """
+    arr = np.asarray(actions)
+    if arr.shape != (num_worlds,) or arr.dtype.kind not in "iu":
+        raise InvalidActionError(
+            f"{env_id} expects a batch of Discrete({n}) actions: an integer array of shape "
+            f"({num_worlds},); got {_describe(arr)}. Use env.action_space.sample() for the layout."
+        )
+    bad = (arr < 0) | (arr >= n)
+    if bad.any():
+        index = int(np.flatnonzero(bad)[0])
+        raise InvalidActionError(
+            f"{env_id} expects actions in Discrete({n}) (0..{n - 1}); world {index} sent {arr[index]}. "
+            "Sample from env.single_action_space or map your policy's output into it."
+        )
+    return arr.astype(np.int64, copy=False)

@@ -1,0 +1,1 @@
+"""Grid worlds: the Maze family."""

@@ -1,0 +1,202 @@
+"""``benchmarkzoo/Maze-v0``: the single-agent Gymnasium view on the Maze simulator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.gridworld.maze import sim
+from benchmarkzoo.envs.gridworld.maze.generator import MazeGenerator, MazeScenario
+from benchmarkzoo.generators.base import Generator
+
+ENV_ID = "benchmarkzoo/Maze-v0"
+ACTION_NAMES = ("up", "right", "down", "left")
+
+
+def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MazeGenerator:
+    """Resolve the ``generator`` argument (a registered name or an instance) to a maze generator."""
+    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+
+    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
+    if not isinstance(gen, MazeGenerator):
+        raise ScenarioError(f"{ENV_ID} needs a maze generator (e.g. 'maze/dfs'); got {gen!r}.")
+    return gen
+
+
+def build_params(generator: MazeGenerator, view_radius: int, step_reward: float, goal_reward: float) -> sim.Params:
+    """Validate the env arguments shared by the single and vector forms."""
+    if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 10:
+        raise ValueError(f"{ENV_ID}: view_radius must be an integer in [1, 10]; got {view_radius!r}.")
+    for name, value in (("step_reward", step_reward), ("goal_reward", goal_reward)):
+        if not isinstance(value, int | float) or not np.isfinite(value):
+            raise ValueError(f"{ENV_ID}: {name} must be a finite number; got {value!r}.")
+    height, width = generator.shape
+    return sim.Params(height, width, view_radius, float(step_reward), float(goal_reward))
+
+
+def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
+    """The single-world observation and action spaces."""
+    size = params.view_size
+    observation_space = spaces.Dict(
+        {
+            "view": spaces.Box(0.0, 1.0, shape=(2, size, size), dtype=np.float32),
+            "goal_direction": spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32),
+        }
+    )
+    return observation_space, spaces.Discrete(len(ACTION_NAMES))
+
+
+def check_scenario(scenario: Any, params: sim.Params) -> MazeScenario:
+    """Raise :class:`ScenarioError` unless ``scenario`` is a maze of this env's size."""
+    if not isinstance(scenario, MazeScenario) or scenario.shape != (params.height, params.width):
+        raise ScenarioError(
+            f"{ENV_ID} was made for {params.height}x{params.width} maze scenarios; options['scenario'] is "
+            f"{scenario!r:.80}. Make the env with a generator of that size, or pass a matching MazeScenario."
+        )
+    return scenario
+
+
+class MazeEnv(gym.Env):
+    """Find the goal in a procedurally generated maze, seeing only the cells around you.
+
+    ## Description
+
+    The agent walks a grid maze, one cell per step, and must reach a goal cell. Each reset
+    draws a new maze from the env's scenario generator: perfect mazes carved by depth-first
+    search (``"maze/dfs"``, the default) or open maps with random obstacles
+    (``"maze/obstacles"``). The goal is always reachable and at least ``min_goal_distance``
+    steps away. The agent sees a ``(2r+1) x (2r+1)`` window centred on itself and a compass
+    to the goal, so it must explore and remember what it saw to act well.
+
+    ## Action Space
+
+    ``Discrete(4)``:
+
+    | Num | Action |
+    |-----|--------|
+    | 0   | up (row - 1) |
+    | 1   | right (col + 1) |
+    | 2   | down (row + 1) |
+    | 3   | left (col - 1) |
+
+    A move into a wall leaves the agent where it is. Anything else (floats, out-of-range
+    integers, arrays) raises ``InvalidActionError``.
+
+    ## Observation Space
+
+    ``Dict`` with
+
+    | Key | Space | Meaning |
+    |-----|-------|---------|
+    | ``view`` | ``Box(0, 1, (2, V, V), float32)``, ``V = 2r+1`` | channel 0: walls (outside the map counts as wall); channel 1: the goal, if in view. The agent is at the centre. |
+    | ``goal_direction`` | ``Box(-1, 1, (2,), float32)`` | ``(goal - position) / (height - 1, width - 1)`` |
+
+    ## Rewards
+
+    ``goal_reward`` (1.0) on the step that reaches the goal, ``step_reward`` (-0.01) on
+    every other step.
+
+    ## Episode End
+
+    * Termination: the agent reaches the goal (``info["is_success"]`` is ``True``).
+    * Truncation: ``max_episode_steps`` steps (200 in the registered spec).
+
+    ## Arguments
+
+    ```python
+    gym.make("benchmarkzoo/Maze-v0", generator="maze/dfs", generator_kwargs={"height": 11, "width": 11},
+             view_radius=2, step_reward=-0.01, goal_reward=1.0, render_mode=None)
+    ```
+
+    * ``generator``: a registered generator name (``"maze/dfs"``, ``"maze/obstacles"``) or a
+      ``MazeGenerator`` instance; ``generator_kwargs`` are its arguments (map size, density,
+      ``min_goal_distance``).
+    * ``view_radius``: ``r``, how far the agent sees.
+    * ``reset(options={"scenario": s})`` plays the given ``MazeScenario`` instead of drawing one.
+    * ``render_mode``: ``"rgb_array"`` or ``"human"`` (needs the ``render`` extra).
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``: the same maze that scenario
+    sets record for seed ``s``.
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> import gymnasium as gym
+    >>> import benchmarkzoo
+    >>> env = gym.make("benchmarkzoo/Maze-v0")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["view"].shape
+    (2, 5, 5)
+    >>> obs, reward, terminated, truncated, info = env.step(1)
+    >>> float(reward), info["is_success"]
+    (-0.01, False)
+    """
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
+
+    def __init__(
+        self,
+        generator: str | Generator = "maze/dfs",
+        generator_kwargs: dict[str, Any] | None = None,
+        view_radius: int = 2,
+        step_reward: float = -0.01,
+        goal_reward: float = 1.0,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}.")
+        self.generator = make_generator(generator, generator_kwargs)
+        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
+        self.observation_space, self.action_space = build_spaces(self.params)
+        self.reward_range = (min(step_reward, goal_reward), max(step_reward, goal_reward))
+        self.render_mode = render_mode
+        self.state = sim.init_state(self.params, 1)
+        self.scenario: MazeScenario | None = None
+        self._renderer = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        scenario = (options or {}).get("scenario")
+        self.scenario = check_scenario(scenario, self.params) if scenario is not None else self.generator(self.np_random)
+        sim.load(self.state, 0, self.scenario, self.params)
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), {"is_success": False}
+
+    def step(self, action: Any):
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+        check_action(ENV_ID, self.action_space, action)
+        rewards, reached = sim.step(self.state, np.array([action], dtype=np.int64), self.params)
+        success = bool(reached[0])
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(rewards[0]), success, False, {"is_success": success}
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        return {key: value[0] for key, value in sim.observe(self.state, self.params).items()}
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make.")
+            return None
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+        if self._renderer is None:
+            from benchmarkzoo.envs.gridworld.maze.render import MazeRenderer
+
+            self._renderer = MazeRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+        return self._renderer.draw(self.state, 0)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None

@@ -1,0 +1,53 @@
+"""pygame drawing of one Maze world; pygame is imported only when a frame is first drawn."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarkzoo.core.extras import require
+from benchmarkzoo.envs.gridworld.maze.sim import Params, State
+
+CELL = 24  # pixels per grid cell
+WALL, FLOOR, FOG = (40, 44, 52), (236, 236, 228), (200, 200, 190)
+GOAL, AGENT = (46, 160, 67), (214, 69, 65)
+
+
+class MazeRenderer:
+    """Draws world ``i`` of a :class:`State`: walls, the agent's view window, goal and agent."""
+
+    def __init__(self, params: Params, render_mode: str, fps: int):
+        self.pygame = require("pygame", "render", "Maze rendering")
+        self.params = params
+        self.render_mode = render_mode
+        self.fps = fps
+        size = (params.width * CELL, params.height * CELL)
+        if render_mode == "human":
+            self.pygame.display.init()
+            self.screen = self.pygame.display.set_mode(size)
+            self.clock = self.pygame.time.Clock()
+        else:
+            self.screen = self.pygame.Surface(size)
+
+    def draw(self, state: State, world: int) -> np.ndarray | None:
+        pg, p, r = self.pygame, self.params, self.params.view_radius
+        walls = state.walls[world, r : r + p.height, r : r + p.width]
+        row, col = (int(x) for x in state.pos[world])
+        self.screen.fill(FOG)
+        for i in range(p.height):
+            for j in range(p.width):
+                seen = abs(i - row) <= r and abs(j - col) <= r
+                colour = WALL if walls[i, j] else (FLOOR if seen else FOG)
+                pg.draw.rect(self.screen, colour, (j * CELL, i * CELL, CELL, CELL))
+        goal_row, goal_col = (int(x) for x in state.goal[world])
+        pg.draw.rect(self.screen, GOAL, (goal_col * CELL + 3, goal_row * CELL + 3, CELL - 6, CELL - 6))
+        pg.draw.circle(self.screen, AGENT, (col * CELL + CELL // 2, row * CELL + CELL // 2), CELL // 2 - 3)
+        if self.render_mode == "human":
+            pg.event.pump()
+            pg.display.flip()
+            self.clock.tick(self.fps)
+            return None
+        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
+
+    def close(self) -> None:
+        if self.render_mode == "human":
+            self.pygame.display.quit()

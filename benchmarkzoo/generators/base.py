@@ -1,0 +1,66 @@
+"""The Generator contract.
+
+A generator turns a ``numpy.random.Generator`` into one complete scenario. Size and
+difficulty parameters live on the generator (checked in ``__init__``); difficulty tiers are
+just other kwargs. Generators are named in the registry by string, so an env spec holds
+``generator="maze/dfs", generator_kwargs={...}`` and serializes to JSON.
+"""
+
+from __future__ import annotations
+
+import abc
+import inspect
+from typing import Any, ClassVar
+
+import numpy as np
+
+from benchmarkzoo.core.errors import GeneratorArgumentError
+from benchmarkzoo.core.scenario import Scenario
+from benchmarkzoo.core.seeding import np_random
+
+
+class Generator(abc.ABC):
+    """Turns a random generator into one complete scenario.
+
+    Subclasses set ``scenario_type``, validate their keyword arguments in ``__init__`` with
+    :meth:`_check_int_range` (or their own :class:`GeneratorArgumentError`), and implement
+    :meth:`__call__`, which must draw only from the ``rng`` it is given.
+    """
+
+    scenario_type: ClassVar[type[Scenario]]
+
+    @abc.abstractmethod
+    def __call__(self, rng: np.random.Generator) -> Scenario:
+        """Draw one scenario; deterministic in the state of ``rng``."""
+
+    def sample(self, seed: int) -> Scenario:
+        """The scenario of ``seed``: exactly what an env draws on ``reset(seed=seed)``."""
+        return self(np_random(seed))
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        """The constructor arguments, JSON-compatible, read back from same-named attributes."""
+        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        return {name: getattr(self, name) for name in names}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
+        return f"{type(self).__name__}({args})"
+
+    @staticmethod
+    def _check_int_range(name: str, value: Any, low: int, high: int | None = None, *, odd: bool = False) -> int:
+        """Return ``value`` as int if it lies in ``[low, high]`` (and is odd when asked), else raise."""
+        ok = isinstance(value, int | np.integer) and not isinstance(value, bool)
+        ok = ok and value >= low and (high is None or value <= high) and (not odd or value % 2 == 1)
+        if not ok:
+            allowed = f"an{' odd' if odd else ''} integer in [{low}, {high if high is not None else 'inf'}]"
+            raise GeneratorArgumentError(f"{name} must be {allowed}; got {value!r}.")
+        return int(value)
+
+    @staticmethod
+    def _check_float_range(name: str, value: Any, low: float, high: float) -> float:
+        """Return ``value`` as float if it is a finite number in ``[low, high]``, else raise."""
+        ok = isinstance(value, int | float | np.number) and not isinstance(value, bool)
+        if not ok or not (low <= float(value) <= high):
+            raise GeneratorArgumentError(f"{name} must be a number in [{low}, {high}]; got {value!r}.")
+        return float(value)
