@@ -2,7 +2,7 @@
 
 >>> import benchmarkzoo
 >>> env = benchmarkzoo.make("benchmarkzoo/Maze-v0")
->>> [s.id for s in benchmarkzoo.list_envs(family="gridworld")]
+>>> [s.id for s in benchmarkzoo.list_envs(kind="single", family="gridworld")]
 ['benchmarkzoo/Maze-v0']
 """
 

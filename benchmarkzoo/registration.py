@@ -161,13 +161,16 @@ def spec(env_id: str) -> EnvSpec:
 
 
 def suggest(env_id: str, limit: int = 3) -> list[str]:
-    """Registered ids closest to ``env_id`` (by name, ignoring namespace and case)."""
-    names = {i.split("/", 1)[1].lower(): i for i in _ENVS}
-    query = env_id.split("/", 1)[-1].lower()
-    close = difflib.get_close_matches(query, list(names), n=limit, cutoff=0.5)
-    stem = query.split("-v")[0]
-    same_stem = [n for n in names if n.split("-v")[0] == stem and n not in close]
-    return [names[n] for n in close + same_stem][:limit]
+    """Registered ids whose names are closest to ``env_id``'s (ignoring namespace, version and case)."""
+
+    def stem(name: str) -> str:
+        return re.sub(r"-v\d+$", "", name.split("/", 1)[-1].lower())
+
+    by_stem: dict[str, list[str]] = {}
+    for registered in sorted(_ENVS):
+        by_stem.setdefault(stem(registered), []).append(registered)
+    close = difflib.get_close_matches(stem(env_id), list(by_stem), n=limit, cutoff=0.6)
+    return [registered for name in close for registered in by_stem[name]][:limit]
 
 
 def list_envs(kind: str | None = None, family: str | None = None) -> list[EnvSpec]:
@@ -281,5 +284,24 @@ register(
     kwargs={"generator": "maze/dfs", "generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4}},
     description="Reach the goal of a procedurally generated grid maze from an egocentric partial view.",
     baseline=f"{_MAZE}.baseline:ShortestPathPolicy",
-    scenario_sets=("gridworld/maze",),
+    scenario_sets=("gridworld/maze", "gridworld/maze-obstacles"),
+)
+
+_TREASURE = "benchmarkzoo.envs.gridworld.treasure"
+
+register_generator("treasure/seabed", f"{_TREASURE}.generator:SeabedGenerator")
+register_generator("treasure/classic", f"{_TREASURE}.generator:ClassicGenerator")
+
+register(
+    "benchmarkzoo/MO-Treasure-v0",
+    kind="mo",
+    family="gridworld",
+    entry_point=f"{_TREASURE}.env:TreasureEnv",
+    vector_entry_point=f"{_TREASURE}.vector_env:TreasureVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "treasure/seabed", "generator_kwargs": {"height": 11, "width": 11}},
+    extras=("mo",),
+    description="Deep-sea treasure on generated seabeds: treasure value vs time, with an exact Pareto front.",
+    baseline=f"{_TREASURE}.baseline:LinearWeightPlanner",
+    scenario_sets=("gridworld/treasure",),
 )

@@ -6,6 +6,8 @@ Each error also subclasses the builtin a caller would naturally catch (``ValueEr
 
 from __future__ import annotations
 
+from gymnasium.error import ResetNeeded
+
 
 class BenchmarkZooError(Exception):
     """Base class of every error benchmarkzoo raises on purpose."""
@@ -77,5 +79,5 @@ class ScenarioSetError(BenchmarkZooError, ValueError):
     """A scenario-set file that is malformed, or whose regenerated hashes differ from the recorded ones."""
 
 
-class ResetNeededError(BenchmarkZooError, RuntimeError):
+class ResetNeededError(BenchmarkZooError, ResetNeeded, RuntimeError):
     """``step`` called before ``reset``, or on a finished world with autoreset disabled."""

@@ -132,6 +132,8 @@ class NativeVectorEnv(VectorEnv):
             raise ValueError(
                 f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},); got {mask!r}."
             )
+        elif not mask.any():
+            raise ValueError("options['reset_mask'] selects no world; pass at least one True (or no mask to reset all).")
         elif not self._has_reset and not mask.all():
             raise ResetNeededError(f"{self.env_id}: the first reset must reset every world; drop reset_mask.")
         worlds = np.flatnonzero(mask)

@@ -16,6 +16,10 @@ from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/Maze-v0"
 ACTION_NAMES = ("up", "right", "down", "left")
+#: One read-only ``(1,)`` int64 batch per action, so a single-env step allocates no action array.
+_ACTION_BATCHES = tuple(np.full(1, a, dtype=np.int64) for a in range(len(ACTION_NAMES)))
+for _batch in _ACTION_BATCHES:
+    _batch.setflags(write=False)
 
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MazeGenerator:
@@ -174,8 +178,9 @@ class MazeEnv(gym.Env):
     def step(self, action: Any):
         if self.scenario is None:
             raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
-        check_action(ENV_ID, self.action_space, action)
-        rewards, reached = sim.step(self.state, np.array([action], dtype=np.int64), self.params)
+        if type(action) is not int or not 0 <= action < len(_ACTION_BATCHES):  # in-range ints skip the generic check
+            check_action(ENV_ID, self.action_space, action)
+        rewards, reached = sim.step(self.state, _ACTION_BATCHES[int(action)], self.params)
         success = bool(reached[0])
         if self.render_mode == "human":
             self.render()

@@ -8,6 +8,7 @@ the step itself.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -36,6 +37,34 @@ class Params:
     @property
     def view_size(self) -> int:
         return 2 * self.view_radius + 1
+
+    @property
+    def padded_width(self) -> int:
+        """Columns of the padded wall maps in :class:`State`."""
+        return self.width + 2 * self.view_radius
+
+    @property
+    def pad_shift(self) -> int:
+        """Add to ``row * padded_width + col`` of unpadded ``(row, col)`` to get its padded flat index."""
+        return self.view_radius * self.padded_width + self.view_radius
+
+    @functools.cached_property
+    def window(self) -> np.ndarray:
+        """``(V * V,)`` int64 offsets of the view window's cells from its top-left cell.
+
+        Offsets are into one world's flattened padded map, row-major (the order of ``view[b, c]``).
+        """
+        offsets = np.arange(self.view_size, dtype=np.int64)
+        window = (offsets[:, None] * self.padded_width + offsets[None, :]).ravel()
+        window.setflags(write=False)
+        return window
+
+    @functools.cached_property
+    def goal_scale(self) -> np.ndarray:
+        """``(2,)`` float32 divisor of ``goal - pos`` in the observation."""
+        scale = np.array([max(self.height - 1, 1), max(self.width - 1, 1)], dtype=np.float32)
+        scale.setflags(write=False)
+        return scale
 
 
 @dataclasses.dataclass
@@ -72,6 +101,26 @@ def load(state: State, world: int, scenario: MazeScenario, params: Params) -> No
     state.goal[world] = scenario.goal
 
 
+@functools.lru_cache(maxsize=64)
+def _world_starts(num_worlds: int, cells: int, shift: int) -> np.ndarray:
+    """``(B,)`` int64: ``shift`` plus the flat index of each world's first cell in ``walls.ravel()``.
+
+    Cached so that a step builds no ``arange``.
+    """
+    starts = np.arange(num_worlds, dtype=np.int64) * cells + shift
+    starts.setflags(write=False)
+    return starts
+
+
+def _flat_index(state: State, rows: np.ndarray, cols: np.ndarray, shift: int = 0) -> np.ndarray:
+    """``(B,)`` flat index into ``state.walls.ravel()`` of padded cell ``(rows, cols)`` of every world.
+
+    ``shift`` is added to every index: ``r * (W + 2r) + r`` turns unpadded ``(rows, cols)`` into padded ones.
+    """
+    num_worlds, height, width = state.walls.shape
+    return _world_starts(num_worlds, height * width, shift) + rows * width + cols
+
+
 def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray]:
     """Move every agent one cell (walls block); advances ``state`` in place.
 
@@ -82,11 +131,12 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
         rewards: ``(B,)`` float64.
         reached: ``(B,)`` bool, the agent stands on its goal (the episode terminates).
     """
-    r = params.view_radius
     target = state.pos + MOVES[actions]  # (B, 2)
-    blocked = state.walls[np.arange(len(actions)), target[:, 0] + r, target[:, 1] + r]  # (B,)
+    blocked = state.walls.ravel()[_flat_index(state, target[:, 0], target[:, 1], params.pad_shift)]  # (B,)
     np.copyto(state.pos, target, where=~blocked[:, None])
-    reached = (state.pos == state.goal).all(axis=1)
+    pos, goal = state.pos, state.goal
+    # two column compares: ``(pos == goal).all(axis=1)`` is ~10x slower at 4096 worlds
+    reached = np.logical_and(pos[:, 0] == goal[:, 0], pos[:, 1] == goal[:, 1])
     rewards = np.where(reached, params.goal_reward, params.step_reward)
     return rewards, reached
 
@@ -101,15 +151,12 @@ def observe(state: State, params: Params) -> dict[str, np.ndarray]:
     """
     num_worlds = state.pos.shape[0]
     size = params.view_size
-    offsets = np.arange(size)
-    rows = state.pos[:, 0, None, None] + offsets[None, :, None]  # (B, V, 1) padded coordinates
-    cols = state.pos[:, 1, None, None] + offsets[None, None, :]  # (B, 1, V)
-    view = np.zeros((num_worlds, 2, size, size), dtype=np.float32)
-    view[:, 0] = state.walls[np.arange(num_worlds)[:, None, None], rows, cols]
-    rel = state.goal - state.pos + params.view_radius  # (B, 2) goal in view coordinates
-    visible = ((rel >= 0) & (rel < size)).all(axis=1)
-    worlds = np.flatnonzero(visible)
-    view[worlds, 1, rel[worlds, 0], rel[worlds, 1]] = 1.0
-    scale = np.array([max(params.height - 1, 1), max(params.width - 1, 1)], dtype=np.float32)
-    direction = (state.goal - state.pos).astype(np.float32) / scale
-    return {"view": view, "goal_direction": direction}
+    pos, goal = state.pos, state.goal
+    # The window's top-left cell in padded coordinates is the agent's unpadded (row, col).
+    cells = _flat_index(state, pos[:, 0], pos[:, 1])[:, None] + params.window  # (B, V*V)
+    goal_cell = _flat_index(state, goal[:, 0], goal[:, 1], params.pad_shift)  # (B,)
+    view = np.empty((num_worlds, 2, size * size), dtype=np.float32)
+    view[:, 0] = state.walls.ravel()[cells]
+    view[:, 1] = cells == goal_cell[:, None]  # the goal's cell, if it is in the window
+    direction = (goal - pos).astype(np.float32) / params.goal_scale
+    return {"goal_direction": direction, "view": view.reshape(num_worlds, 2, size, size)}  # the Dict space's (sorted) order

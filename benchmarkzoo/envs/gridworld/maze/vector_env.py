@@ -77,6 +77,6 @@ class MazeVectorEnv(NativeVectorEnv):
         return tuple(self._renderer.draw(self.state, i) for i in range(self.num_envs))
 
     def close_extras(self, **kwargs: Any) -> None:
-        if self._renderer is not None:
+        if getattr(self, "_renderer", None) is not None:  # __del__ also runs after a failed __init__
             self._renderer.close()
             self._renderer = None

@@ -1,0 +1,51 @@
+# The two commands of README.md: `make run` (the main job) and `make test` (everything CI runs).
+# Both install into .venv first, so each works alone on a fresh machine from a clean clone.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+export SDL_VIDEODRIVER ?= dummy
+
+SUITE  ?= quickstart-v0
+
+.PHONY: install run test lint bench leaderboard
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# torch first, pinned to the CPU wheel: anything that pulls torch later finds it satisfied
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
+
+# The main job: evaluate the random policy and the baselines on $(SUITE), then build leaderboard JSON
+# from those results under results/ (the committed leaderboard/ is rebuilt by `make leaderboard`).
+run: install
+	$(BIN)/benchmarkzoo list
+	rm -rf results/leaderboard
+	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy random --out results/$(SUITE)-random.json
+	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy baseline --out results/$(SUITE)-baseline.json
+	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --root results/leaderboard
+	$(BIN)/benchmarkzoo leaderboard build --root results/leaderboard
+
+# Regenerate the committed reference entries: random and baseline on every shipped suite.
+leaderboard: install
+	rm -rf leaderboard/submissions
+	for suite in $$($(BIN)/benchmarkzoo suites list --names); do \
+	  for policy in random baseline; do \
+	    $(BIN)/benchmarkzoo evaluate --suite $$suite --policy $$policy --out results/$$suite-$$policy.json && \
+	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
+	  done; \
+	done
+	$(BIN)/benchmarkzoo leaderboard build
+
+lint: install
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/python -m pytest -n 2 --durations=15
+
+bench: install
+	$(BIN)/python bench/import_time.py
+	$(BIN)/python bench/bench_maze.py

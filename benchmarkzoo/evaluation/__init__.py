@@ -1,0 +1,1 @@
+"""The evaluation protocol: suites, policies, the runner and the results file."""

@@ -1,0 +1,157 @@
+"""CLI commands of the evaluation protocol: ``evaluate`` and ``suites``. Mounted by :mod:`benchmarkzoo.cli`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from benchmarkzoo.console import console as _console
+from benchmarkzoo.console import table as _table
+from benchmarkzoo.evaluation.runner import BACKENDS
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def print_results(results) -> None:
+    """Per-task table and suite aggregates of a results file."""
+    table = _table(
+        f"{results.suite}: policy {results.policy.name}",
+        "task", "env", "split", "episodes", "mean return [95% CI]", "success", "normalized", "status", wrap=("status",),
+    )
+    for task in results.tasks:
+        agg = task.aggregates
+        ci = f"{agg.mean:.3f} [{agg.ci_low:.3f}, {agg.ci_high:.3f}]" if agg else "-"
+        table.add_row(
+            task.id, task.env_id, task.split, str(len(task.episodes)), ci,
+            _fmt(agg.success_rate, 2) if agg else "-", _fmt(agg.normalized_mean) if agg else "-",
+            "ok" if task.status == "ok" else f"failed: {task.error}",
+        )
+    console = _console()
+    console.print(table)
+    agg = results.aggregates
+    if agg is not None:
+        console.print(
+            f"normalized IQM {agg.iqm:.3f} [{agg.iqm_ci[0]:.3f}, {agg.iqm_ci[1]:.3f}]  "
+            f"mean {agg.mean:.3f}  optimality gap {agg.optimality_gap:.3f}  over {agg.tasks} tasks"
+        )
+    prov = results.provenance
+    console.print(
+        f"{prov.steps} steps in {prov.wall_time_s:.1f} s ({prov.steps_per_s:,.0f} steps/s), backend {prov.backend}"
+    )
+
+
+class _Progress:
+    """A rich progress bar of episodes per task with steps/s; silent when stderr is not a terminal."""
+
+    def __init__(self, suite, episodes: int | None):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True)
+        self.enabled = console.is_terminal
+        self.steps = 0
+        self.progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+            TimeRemainingColumn(), console=console, disable=not self.enabled,
+        )
+        self.bars = {t.id: self.progress.add_task(t.id, total=episodes or t.episodes, rate="") for t in suite.tasks}
+
+    def __enter__(self):
+        import time
+
+        self.started = time.perf_counter()
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.progress.__exit__(*exc)
+
+    def episode(self, task_id: str, outcome, steps: int) -> None:
+        import time
+
+        self.steps += steps
+        rate = self.steps / max(time.perf_counter() - self.started, 1e-9)
+        self.progress.update(self.bars[task_id], advance=1, rate=f"{rate:,.0f} steps/s")
+
+
+@click.command("evaluate")
+@click.option("--suite", "suite_name", required=True, help="Suite name (benchmarkzoo suites list) or YAML path.")
+@click.option("--policy", "policy_spec", required=True, help="random | baseline | module:callable | file.py:callable")
+@click.option("--episodes", type=click.IntRange(min=1), default=None, help="Override every task's episode count.")
+@click.option("--num-envs", type=click.IntRange(min=1), default=8, show_default=True, help="Worlds per vector env.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="native", show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Protocol seed.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Results JSON file.")
+def evaluate_command(suite_name, policy_spec, episodes, num_envs, backend, workers, seed, out) -> None:
+    """Evaluate a policy on every task of a suite; raw outcomes are identical for any backend and sizes."""
+    from benchmarkzoo.evaluation.protocol import evaluate
+    from benchmarkzoo.evaluation.suites import load_suite
+
+    suite = load_suite(suite_name)
+    with _Progress(suite, episodes) as progress:
+        results = evaluate(
+            suite, policy_spec, backend=backend, num_envs=num_envs, workers=workers, seed=seed,
+            episodes=episodes, out=out, on_episode=progress.episode,
+        )
+    print_results(results)
+    if out is not None:
+        click.echo(f"results written to {out}")
+    if any(t.status == "failed" for t in results.tasks):
+        sys.exit(1)
+
+
+@click.group("suites")
+def suites_group() -> None:
+    """List, show and calibrate evaluation suites."""
+
+
+@suites_group.command("list")
+@click.option("--names", is_flag=True, help="Only the names, one per line (for scripts).")
+def suites_list(names: bool) -> None:
+    """Every shipped suite with its task count."""
+    from benchmarkzoo.evaluation.suites import list_suites, load_suite
+
+    for name in list_suites():
+        if names:
+            click.echo(name)
+            continue
+        suite = load_suite(name)
+        click.echo(f"{name:24s} {len(suite.tasks):3d} tasks  {suite.description}")
+
+
+@suites_group.command("show")
+@click.argument("name")
+def suites_show(name: str) -> None:
+    """The tasks of a suite and their normalization references."""
+    from benchmarkzoo.evaluation.suites import load_suite
+
+    suite = load_suite(name)
+    table = _table(f"{suite.name}: {suite.description}", "task", "env", "scenarios", "episodes", "random", "baseline")
+    for task in suite.tasks:
+        ref = task.references
+        table.add_row(
+            task.id, task.env, f"{task.scenario_set}:{task.split}", str(task.episodes),
+            _fmt(ref.random if ref else None), _fmt(ref.baseline if ref else None),
+        )
+    _console().print(table)
+
+
+@suites_group.command("calibrate")
+@click.argument("name")
+@click.option("--num-envs", type=click.IntRange(min=1), default=16, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+def suites_calibrate(name: str, num_envs: int, seed: int) -> None:
+    """Measure the random and baseline references of every task and store them in the suite file.
+
+    NAME is a shipped suite (its file in the package is rewritten) or a suite YAML path.
+    """
+    from benchmarkzoo.evaluation.calibration import calibrate
+
+    suite = calibrate(name, num_envs=num_envs, seed=seed)
+    for task in suite.tasks:
+        click.echo(f"{task.id:24s} random {task.references.random:9.4f}  baseline {task.references.baseline:9.4f}")

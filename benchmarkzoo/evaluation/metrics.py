@@ -1,0 +1,107 @@
+"""Statistics of the evaluation protocol, computed from raw per-episode outcomes alone.
+
+Follows rliable (Agarwal et al., 2021): per-task bootstrap intervals of the mean, and, across a
+suite, the interquartile mean (IQM), mean and optimality gap of normalized scores with
+stratified bootstrap intervals (episodes are resampled within each task). Every bootstrap
+takes an explicit random state, so aggregates are recomputable bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+RANDOM_STATE = 0
+REPS = 2000
+CONFIDENCE = 0.95
+
+
+def iqm(scores: np.ndarray) -> float:
+    """Interquartile mean of a ``(num_runs, num_tasks)`` array: the mean of the middle 50% of all scores.
+
+    As rliable's ``aggregate_iqm`` (scipy's ``trim_mean(x, 0.25, axis=None)``).
+    """
+    x = np.sort(np.asarray(scores, dtype=np.float64).ravel())
+    cut = int(0.25 * x.size)
+    return float(x[cut : x.size - cut].mean())
+
+
+def optimality_gap(scores: np.ndarray, threshold: float = 1.0) -> float:
+    """Mean shortfall of a ``(num_runs, num_tasks)`` array of normalized scores below ``threshold`` (the baseline).
+
+    As rliable's ``aggregate_optimality_gap``.
+    """
+    return float(np.mean(np.maximum(threshold - np.asarray(scores, dtype=np.float64), 0.0)))
+
+
+def mean(scores: np.ndarray) -> float:
+    """Mean of a ``(num_runs, num_tasks)`` array (every task has the same number of runs, so as rliable's)."""
+    return float(np.mean(np.asarray(scores, dtype=np.float64)))
+
+
+# Suite-level statistics over per-task score lists, whose lengths may differ (tasks may play
+# different episode counts). Each task weighs the same in the mean and the optimality gap, so
+# with equal lengths they equal rliable's aggregates of the ``(num_runs, num_tasks)`` matrix.
+
+
+def suite_iqm(per_task: Sequence[np.ndarray]) -> float:
+    """IQM of all tasks' scores pooled (rliable's ``aggregate_iqm`` when lengths are equal)."""
+    return iqm(np.concatenate(per_task))
+
+
+def suite_mean(per_task: Sequence[np.ndarray]) -> float:
+    """Mean over tasks of each task's mean score (rliable's ``aggregate_mean``)."""
+    return float(np.mean([np.mean(t) for t in per_task]))
+
+
+def suite_optimality_gap(per_task: Sequence[np.ndarray], threshold: float = 1.0) -> float:
+    """Mean over tasks of each task's optimality gap (rliable's ``aggregate_optimality_gap`` when lengths are equal)."""
+    return float(np.mean([optimality_gap(t, threshold) for t in per_task]))
+
+
+def _percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.percentile(samples, [100 * alpha, 100 * (1 - alpha)])
+    return float(low), float(high)
+
+
+def bootstrap_ci(
+    values: Sequence[float], statistic: Callable[[np.ndarray], float] = mean,
+    reps: int = REPS, confidence: float = CONFIDENCE, random_state: int = RANDOM_STATE,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``statistic`` over one task's episodes."""
+    x = np.asarray(values, dtype=np.float64)
+    rng = np.random.default_rng(random_state)
+    idx = rng.integers(0, x.size, size=(reps, x.size))
+    samples = np.array([statistic(x[row]) for row in idx])
+    return _percentile_interval(samples, confidence)
+
+
+def stratified_bootstrap_ci(
+    per_task: Sequence[Sequence[float]], statistic: Callable[[list[np.ndarray]], float],
+    reps: int = REPS, confidence: float = CONFIDENCE, random_state: int = RANDOM_STATE,
+) -> tuple[float, float]:
+    """Percentile interval of ``statistic`` over tasks' scores, resampling episodes within each task.
+
+    The stratified bootstrap of rliable's ``get_interval_estimates`` (``task_bootstrap=False``,
+    ``method="percentile"``).
+
+    Args:
+        per_task: one sequence of normalized episode scores per task (lengths may differ).
+        statistic: takes the list of resampled per-task arrays, e.g. :func:`suite_iqm`.
+    """
+    tasks = [np.asarray(t, dtype=np.float64) for t in per_task]
+    rng = np.random.default_rng(random_state)
+    samples = np.empty(reps)
+    for r in range(reps):
+        samples[r] = statistic([t[rng.integers(0, t.size, size=t.size)] for t in tasks])
+    return _percentile_interval(samples, confidence)
+
+
+def normalize(values: np.ndarray, random_score: float, baseline_score: float) -> np.ndarray:
+    """Scores rescaled so the random policy is 0 and the baseline 1."""
+    span = baseline_score - random_score
+    if span == 0:
+        raise ValueError("random and baseline references are equal: this task cannot be normalized.")
+    return (np.asarray(values, dtype=np.float64) - random_score) / span

@@ -1,0 +1,174 @@
+"""The policy protocol of the evaluation runner, and the built-in policies.
+
+A policy sees batched observations and returns batched actions. Episodes are independent of
+which world they run in and of what runs beside them: a stateful policy resets its state for a
+world when :meth:`Policy.start_episodes` says a new episode starts there, with that episode's
+seed. That is what makes results bit-identical for any number of worlds or workers.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib.util
+import inspect
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AsyncVectorEnv
+from gymnasium.vector.utils import concatenate, create_empty_array
+
+from benchmarkzoo.core.errors import BenchmarkZooError
+from benchmarkzoo.core.seeding import derive_seed
+from benchmarkzoo.registration import EnvSpec, load
+
+
+class PolicyError(BenchmarkZooError, ValueError):
+    """A policy that cannot be loaded, or that failed while acting."""
+
+
+class Policy:
+    """Base class: override :meth:`act`; override the others when the policy has state.
+
+    Attributes:
+        name: shown in results and on the leaderboard.
+        kind: ``random``, ``baseline``, ``callable``, ``sb3``, ``rllib``.
+        source: the file a hash is taken of (a checkpoint, a script), if any.
+    """
+
+    name = "policy"
+    kind = "callable"
+    source: Path | None = None
+
+    def setup(self, env: Any, spec: EnvSpec) -> None:
+        """Called once per task with the vector env the task runs on."""
+
+    def start_episodes(self, worlds: np.ndarray, seeds: list[int]) -> None:
+        """Worlds ``worlds`` start new episodes, seeded ``seeds``: reset any per-world state."""
+
+    def act(self, observations: Any, env: Any) -> Any:
+        """Batched actions for every world of ``env`` (idle worlds' actions are ignored)."""
+        raise NotImplementedError
+
+    def content_hash(self) -> str | None:
+        """sha256 of :attr:`source`, so a results file names exactly what was evaluated."""
+        if self.source is None:
+            return None
+        return hashlib.sha256(Path(self.source).read_bytes()).hexdigest()
+
+
+class RandomPolicy(Policy):
+    """Uniform random actions, drawn per world from a generator seeded by the episode's seed."""
+
+    name = "random"
+    kind = "random"
+
+    def setup(self, env: Any, spec: EnvSpec) -> None:
+        self._spaces = [copy.deepcopy(env.single_action_space) for _ in range(env.num_envs)]
+        self._space = env.single_action_space
+        self._out = create_empty_array(self._space, env.num_envs)
+
+    def start_episodes(self, worlds: np.ndarray, seeds: list[int]) -> None:
+        for world, seed in zip(worlds, seeds):
+            self._spaces[world].seed(derive_seed(seed, "random-policy"))
+
+    def act(self, observations: Any, env: Any) -> Any:
+        return concatenate(self._space, [space.sample() for space in self._spaces], self._out)
+
+
+class BaselinePolicy(Policy):
+    """The env's registered baseline (``EnvSpec.baseline``), a privileged planner or controller.
+
+    Baselines read the simulator, so they run on the native backend (and on ``sync``, world by
+    world); on ``async`` the simulators live in other processes and this raises.
+    """
+
+    name = "baseline"
+    kind = "baseline"
+
+    def setup(self, env: Any, spec: EnvSpec) -> None:
+        if spec.baseline is None:
+            raise PolicyError(f"{spec.id} has no registered baseline; pick another policy (e.g. random).")
+        self._planner = load(spec.baseline)()
+        self._sub_envs = getattr(env, "envs", None)
+        if self._sub_envs is None and not hasattr(env, "state"):
+            backend = "async" if isinstance(env, AsyncVectorEnv) else type(env).__name__
+            raise PolicyError(
+                f"The {spec.id} baseline reads the simulator, which --backend {backend} keeps in other processes; "
+                "run the baseline with --backend native or sync."
+            )
+
+    def act(self, observations: Any, env: Any) -> Any:
+        if self._sub_envs is not None:
+            return np.asarray([self._planner(sub) for sub in self._sub_envs])
+        return self._planner(env)
+
+
+class CallablePolicy(Policy):
+    """Any ``f(observations) -> actions`` (batched), or a class/factory returning a :class:`Policy`."""
+
+    def __init__(self, fn: Any, name: str, source: Path | None):
+        self._fn = fn
+        self.name = name
+        self.source = source
+
+    def act(self, observations: Any, env: Any) -> Any:
+        return self._fn(observations)
+
+
+def _load_target(target: str) -> tuple[Any, Path | None]:
+    """Resolve ``module:attr`` or ``path/to/file.py:attr``."""
+    where, sep, attr = target.rpartition(":")
+    if not sep or not where or not attr:
+        raise PolicyError(
+            f"Policy {target!r} is not a built-in (random, baseline); expected 'module:callable' or 'file.py:callable'."
+        )
+    if where.endswith(".py"):
+        path = Path(where)
+        if not path.is_file():
+            raise PolicyError(f"Policy file {str(path)!r} does not exist.")
+        spec = importlib.util.spec_from_file_location(f"benchmarkzoo_policy_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as error:  # the user's file: report its failure in one line, not a traceback
+            raise PolicyError(f"Policy file {str(path)!r} failed to load: {type(error).__name__}: {error}") from error
+        source = path
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as error:  # ImportError, or whatever the module raises at import
+            raise PolicyError(f"Cannot import policy module {where!r}: {type(error).__name__}: {error}.") from error
+        source = Path(module.__file__) if getattr(module, "__file__", None) else None
+    if not hasattr(module, attr):
+        raise PolicyError(f"{where!r} has no attribute {attr!r}; check the policy name after the colon.")
+    return getattr(module, attr), source
+
+
+def load_policy(target: str) -> Policy:
+    """A policy from the command line: ``random``, ``baseline``, ``module:callable`` or ``file.py:callable``.
+
+    A class (or factory) is instantiated with no arguments; if the result is a :class:`Policy`
+    it is used as is, otherwise it must be callable as ``f(observations) -> actions``.
+    """
+    if target == "random":
+        return RandomPolicy()
+    if target == "baseline":
+        return BaselinePolicy()
+    obj, source = _load_target(target)
+    if inspect.isclass(obj):
+        try:
+            obj = obj()
+        except Exception as error:
+            raise PolicyError(f"Policy {target!r} could not be created: {type(error).__name__}: {error}") from error
+    if isinstance(obj, Policy):
+        if obj.source is None:
+            obj.source = source
+        return obj
+    if not callable(obj):
+        raise PolicyError(f"Policy {target!r} is neither a Policy nor callable.")
+    return CallablePolicy(obj, name=target.rpartition(":")[2], source=source)
+
+
+__all__ = ["BaselinePolicy", "CallablePolicy", "Policy", "PolicyError", "RandomPolicy", "load_policy"]

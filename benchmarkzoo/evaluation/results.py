@@ -1,0 +1,211 @@
+"""The results file: a versioned schema defined once, as pydantic models that also export JSON Schema.
+
+Raw per-episode outcomes are the source of truth; every aggregate in the file is recomputable
+from them with :func:`recompute`, which is what ``leaderboard validate`` checks.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from benchmarkzoo.evaluation import metrics
+from benchmarkzoo.evaluation.io import atomic_write_text
+
+SCHEMA_VERSION = 1
+DEPENDENCIES = (
+    "numpy", "gymnasium", "pettingzoo", "mo-gymnasium", "torch", "stable-baselines3", "ray", "pybullet", "eclipse-sumo",
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class Episode(_Model):
+    """One episode's raw outcome."""
+
+    index: int = Field(ge=0)
+    seed: int = Field(ge=0)
+    scenario_seed: int = Field(ge=0)
+    scenario_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
+    episode_return: float | list[float] = Field(alias="return")
+    length: int = Field(ge=0)
+    success: bool | None = None
+    metrics: dict[str, float] = Field(default_factory=dict)
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
+
+
+class TaskAggregates(_Model):
+    """Per-task statistics of the episode returns (scalar returns; objective 0 for vector returns)."""
+
+    mean: float
+    median: float
+    std: float
+    ci_low: float
+    ci_high: float
+    success_rate: float | None = None
+    normalized_mean: float | None = None
+
+
+class TaskResult(_Model):
+    """Everything about one task: what was run, every episode, and the aggregates."""
+
+    id: str
+    env_id: str
+    env_spec: dict[str, Any]
+    scenario_set: str
+    split: str
+    status: Literal["ok", "failed"]
+    error: str | None = None
+    references: dict[str, float] | None = None
+    episodes: list[Episode]
+    aggregates: TaskAggregates | None = None
+    steps: int = Field(ge=0)
+    wall_time_s: float = Field(ge=0)
+
+
+class SuiteAggregates(_Model):
+    """Across tasks with references: normalized IQM, mean and optimality gap, with stratified bootstrap intervals."""
+
+    tasks: int
+    iqm: float
+    iqm_ci: tuple[float, float]
+    mean: float
+    mean_ci: tuple[float, float]
+    optimality_gap: float
+    optimality_gap_ci: tuple[float, float]
+
+
+class PolicyInfo(_Model):
+    name: str
+    kind: str
+    spec: str
+    content_hash: str | None = None
+
+
+class Provenance(_Model):
+    benchmarkzoo_version: str
+    dependencies: dict[str, str]
+    python: str
+    platform: str
+    cpu: str
+    backend: str
+    num_envs: int
+    workers: int
+    started_at: str
+    wall_time_s: float = 0.0
+    steps: int = 0
+    steps_per_s: float = 0.0
+
+
+class Results(_Model):
+    """A results file (``schema_version`` 1)."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    suite: str
+    protocol_seed: int
+    provenance: Provenance
+    policy: PolicyInfo
+    tasks: list[TaskResult]
+    aggregates: SuiteAggregates | None = None
+
+    def write(self, path: str | Path) -> None:
+        """Write atomically (a reader never sees half a file)."""
+        atomic_write_text(path, self.model_dump_json(indent=1, by_alias=True) + "\n")
+
+    @classmethod
+    def read(cls, path: str | Path) -> Results:
+        return cls.model_validate_json(Path(path).read_text())
+
+
+def export_schema(path: str | Path) -> None:
+    """Write the JSON Schema of :class:`Results` (the ``leaderboard/schema/`` copy)."""
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **Results.model_json_schema(by_alias=True)}
+    atomic_write_text(path, json.dumps(schema, indent=1, sort_keys=True) + "\n")
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def provenance(backend: str, num_envs: int, workers: int) -> Provenance:
+    """Where and with what a run happens (versions, platform, CPU, backend)."""
+    import benchmarkzoo
+
+    versions = {}
+    for name in DEPENDENCIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return Provenance(
+        benchmarkzoo_version=benchmarkzoo.__version__, dependencies=versions, python=sys.version.split()[0],
+        platform=platform.platform(), cpu=_cpu_model(), backend=backend, num_envs=num_envs, workers=workers,
+        started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+
+
+def _scalar_returns(episodes: list[Episode]) -> np.ndarray:
+    """Scalar score per episode: the return, or objective 0 of a vector return."""
+    return np.array(
+        [e.episode_return[0] if isinstance(e.episode_return, list) else e.episode_return for e in episodes],
+        dtype=np.float64,
+    )
+
+
+def task_aggregates(episodes: list[Episode], references: dict[str, float] | None) -> TaskAggregates:
+    """Statistics of one task, from its episodes alone."""
+    returns = _scalar_returns(episodes)
+    low, high = metrics.bootstrap_ci(returns)
+    successes = [e.success for e in episodes if e.success is not None]
+    normalized = None
+    if references is not None:
+        normalized = float(metrics.normalize(returns, references["random"], references["baseline"]).mean())
+    return TaskAggregates(
+        mean=float(returns.mean()), median=float(np.median(returns)), std=float(returns.std()),
+        ci_low=low, ci_high=high, success_rate=float(np.mean(successes)) if successes else None,
+        normalized_mean=normalized,
+    )
+
+
+def suite_aggregates(tasks: list[TaskResult]) -> SuiteAggregates | None:
+    """Normalized IQM, mean and optimality gap over the tasks that have references and finished."""
+    per_task = [
+        metrics.normalize(_scalar_returns(t.episodes), t.references["random"], t.references["baseline"])
+        for t in tasks
+        if t.status == "ok" and t.references is not None and t.episodes
+    ]
+    if not per_task:
+        return None
+    return SuiteAggregates(
+        tasks=len(per_task),
+        iqm=metrics.suite_iqm(per_task), iqm_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_iqm),
+        mean=metrics.suite_mean(per_task), mean_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_mean),
+        optimality_gap=metrics.suite_optimality_gap(per_task),
+        optimality_gap_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_optimality_gap),
+    )
+
+
+def recompute(results: Results) -> Results:
+    """A copy of ``results`` whose aggregates are recomputed from the raw episodes."""
+    tasks = [
+        t.model_copy(update={"aggregates": task_aggregates(t.episodes, t.references) if t.status == "ok" else None})
+        for t in results.tasks
+    ]
+    return results.model_copy(update={"tasks": tasks, "aggregates": suite_aggregates(tasks)})

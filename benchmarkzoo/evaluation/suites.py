@@ -1,0 +1,125 @@
+"""Evaluation suites: versioned lists of tasks, each an env, a scenario split and an episode count.
+
+Suites are YAML files in ``benchmarkzoo/evaluation/suites/``. Normalization references (the
+random policy's and the baseline's mean return per task) are measured by the tool itself
+(``benchmarkzoo suites calibrate NAME``) and stored in the suite file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from benchmarkzoo.core.errors import BenchmarkZooError
+
+SUITES_DIR = Path(__file__).parent / "suites"
+SUITE_NAME = r"^[a-z0-9-]+-v\d+$"
+
+
+class SuiteError(BenchmarkZooError, ValueError):
+    """A suite that does not exist or whose file is malformed."""
+
+
+class References(BaseModel):
+    """Mean return of the random policy and of the baseline on a task, measured at ``seed``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    random: float
+    baseline: float
+    seed: int
+    episodes: int
+
+
+class Task(BaseModel):
+    """One task: ``episodes`` episodes of ``env`` on the scenarios of ``scenario_set``'s ``split``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    env: str
+    scenario_set: str
+    split: str
+    episodes: int = Field(gt=0, le=100_000)
+    env_kwargs: dict[str, Any] = Field(default_factory=dict)
+    references: References | None = None
+
+
+class Suite(BaseModel):
+    """A versioned suite; ``name`` ends in ``-v<N>`` and changes whenever a task does."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=SUITE_NAME)
+    description: str
+    tasks: tuple[Task, ...]
+
+    @field_validator("tasks")
+    @classmethod
+    def _unique_ids(cls, tasks: tuple[Task, ...]) -> tuple[Task, ...]:
+        ids = [t.id for t in tasks]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"task ids must be unique; repeated: {duplicates}")
+        if not tasks:
+            raise ValueError("a suite needs at least one task")
+        return tasks
+
+    def task(self, task_id: str) -> Task:
+        for task in self.tasks:
+            if task.id == task_id:
+                return task
+        raise SuiteError(f"Suite {self.name} has no task {task_id!r}; tasks: {[t.id for t in self.tasks]}.")
+
+
+def list_suites() -> list[str]:
+    """Names of the shipped suites."""
+    return sorted(p.stem for p in SUITES_DIR.glob("*.yaml"))
+
+
+def suite_path(name: str) -> Path:
+    """The shipped file of suite ``name``; only well-formed names are looked up (no paths)."""
+    path = SUITES_DIR / f"{name}.yaml"
+    if not re.fullmatch(SUITE_NAME, name) or not path.is_file():
+        raise SuiteError(f"No suite named {name!r}; available suites: {', '.join(list_suites())}.")
+    return path
+
+
+def suite_file(name_or_path: str | Path) -> Path:
+    """The file of a suite given by name (``quickstart-v0``) or by path to a YAML file."""
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") and path.is_file():
+        return path
+    return suite_path(str(name_or_path))
+
+
+def load_suite(name_or_path: str | Path) -> Suite:
+    """A suite by name (``quickstart-v0``) or by path to a YAML file."""
+    path = suite_file(name_or_path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as error:
+        raise SuiteError(f"{path} is not valid YAML: {error}") from error
+    try:
+        return Suite.model_validate(data)
+    except ValidationError as error:
+        # Every problem, not just the first: a typo shows as both "extra key" and "missing key".
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()[:5]
+        )
+        raise SuiteError(f"{path}: {problems}.") from error
+
+
+def save_suite(suite: Suite, path: Path) -> None:
+    """Write ``suite`` as YAML, atomically."""
+    from benchmarkzoo.evaluation.io import atomic_write_text
+
+    data = suite.model_dump(mode="json", exclude_none=True)
+    for task in data["tasks"]:
+        if not task.get("env_kwargs"):
+            task.pop("env_kwargs", None)
+    atomic_write_text(path, yaml.safe_dump(data, sort_keys=False, width=100))

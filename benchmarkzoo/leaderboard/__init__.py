@@ -1,0 +1,1 @@
+"""The leaderboard: validating untrusted submissions, storing them, and building leaderboard JSON."""

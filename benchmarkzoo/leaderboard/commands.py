@@ -1,0 +1,74 @@
+"""CLI commands ``benchmarkzoo leaderboard validate|add|build|schema``. Mounted by :mod:`benchmarkzoo.cli`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+_ROOT = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("leaderboard"), show_default=True,
+    help="The leaderboard folder.",
+)
+
+
+@click.group("leaderboard")
+def leaderboard_group() -> None:
+    """Validate, add and build leaderboard submissions (results files are untrusted input)."""
+
+
+@leaderboard_group.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def validate_command(files: tuple[Path, ...]) -> None:
+    """Check results files against the schema and the protocol; exit 1 on the first refusal."""
+    from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+
+    failed = False
+    for file in files:
+        try:
+            validate_file(file)
+            click.echo(f"{file}: valid")
+        except SubmissionError as error:
+            click.echo(f"{file}: refused: {error}", err=True)
+            failed = True
+    if failed:
+        sys.exit(1)
+
+
+@leaderboard_group.command("add")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_ROOT
+def add_command(files: tuple[Path, ...], root: Path) -> None:
+    """Validate results files and store them under ROOT/submissions/<suite>/."""
+    from benchmarkzoo.leaderboard.store import add
+
+    for file in files:
+        click.echo(f"{file}: stored as {add(file, root)}")
+
+
+@leaderboard_group.command("build")
+@_ROOT
+def build_command(root: Path) -> None:
+    """Rank every valid submission per suite and write ROOT/leaderboard.json."""
+    from benchmarkzoo.leaderboard.store import build
+
+    out, refused = build(root)
+    for reason in refused:
+        click.echo(f"skipped {reason}", err=True)
+    click.echo(f"wrote {out}")
+
+
+@leaderboard_group.command("schema")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Where to write the JSON Schema of results files. [default: ROOT/schema/results-v<N>.json]",
+)
+@_ROOT
+def schema_command(out: Path | None, root: Path) -> None:
+    """Export the JSON Schema of results files (re-run after any change to the results models)."""
+    from benchmarkzoo.evaluation.results import SCHEMA_VERSION, export_schema
+
+    out = out if out is not None else root / "schema" / f"results-v{SCHEMA_VERSION}.json"
+    export_schema(out)
+    click.echo(f"wrote {out}")

@@ -1,0 +1,132 @@
+"""Validation of untrusted results files. Nothing in a submission is executed.
+
+A submission is refused, with the reason, when it is too large, is not JSON, contains NaN or
+infinite numbers, violates the schema, names an unknown suite, task, env or version, has a
+failed task (suite aggregates skip failed tasks, so a partial run could hide its worst ones), played
+other episodes or seeds than the protocol prescribes, cites scenario hashes the suite's
+scenario sets do not record, carries aggregates that differ from those recomputed from its raw
+episodes, or has names that could escape the submissions folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from benchmarkzoo import registration
+from benchmarkzoo.core.errors import BenchmarkZooError, UnknownEnvError
+from benchmarkzoo.core.seeding import derive_seed
+from benchmarkzoo.evaluation.results import Results, recompute
+from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
+from benchmarkzoo.scenario_sets import load_set
+
+MAX_BYTES = 20 * 1024 * 1024
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
+
+
+class SubmissionError(BenchmarkZooError, ValueError):
+    """A submission that is refused; the message is the reason."""
+
+
+def _reject_constant(token: str) -> Any:
+    raise SubmissionError(f"the file contains {token}: only finite numbers are allowed.")
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Exact equality for everything but floats, which may differ in the last bits across platforms."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        numbers = isinstance(a, int | float) and isinstance(b, int | float)
+        return numbers and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def load_submission(path: str | Path, max_bytes: int = MAX_BYTES) -> Results:
+    """Parse and schema-check a results file, refusing oversize, non-JSON and non-finite input."""
+    path = Path(path)
+    if not path.is_file():
+        raise SubmissionError(f"{path}: no such file.")
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise SubmissionError(f"{path}: {size} bytes is over the {max_bytes}-byte limit.")
+    try:
+        data = json.loads(path.read_bytes(), parse_constant=_reject_constant)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise SubmissionError(f"{path}: not valid JSON ({error}).") from error
+    try:
+        return Results.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise SubmissionError(f"{path}: schema violation at {where}: {first['msg']}.") from error
+
+
+def validate(results: Results) -> None:
+    """Check a parsed results file against the protocol; raise :class:`SubmissionError` with the reason."""
+    if not SAFE_NAME.match(results.policy.name):
+        raise SubmissionError(f"policy name {results.policy.name!r} must match {SAFE_NAME.pattern}.")
+    try:
+        suite = load_suite(suite_path(results.suite))  # by name only: a submission never names a file
+    except SuiteError as error:
+        raise SubmissionError(f"unknown suite: {error}") from error
+    if suite.name != results.suite:
+        raise SubmissionError(f"unknown suite: the file names {results.suite!r}, the suite file is {suite.name!r}.")
+    if [t.id for t in results.tasks] != [t.id for t in suite.tasks]:
+        raise SubmissionError(
+            f"suite {suite.name} has tasks {[t.id for t in suite.tasks]}; the file has {[t.id for t in results.tasks]}."
+        )
+    for task, result in zip(suite.tasks, results.tasks):
+        where = f"task {task.id}"
+        try:
+            spec = registration.spec(result.env_id)
+        except UnknownEnvError as error:
+            raise SubmissionError(f"{where}: {error}") from error
+        if spec.id != task.env or result.env_spec.get("id") != task.env:
+            raise SubmissionError(f"{where}: the suite runs {task.env}; the file ran {result.env_id}.")
+        if (result.scenario_set, result.split) != (task.scenario_set, task.split):
+            raise SubmissionError(f"{where}: the suite plays {task.scenario_set}:{task.split}.")
+        if result.status != "ok":
+            # Suite aggregates skip failed tasks, so a partial run could hide its worst tasks.
+            raise SubmissionError(f"{where} failed ({result.error}); the leaderboard takes complete runs only.")
+        if len(result.episodes) != task.episodes:
+            raise SubmissionError(
+                f"{where}: the protocol plays {task.episodes} episodes; the file has {len(result.episodes)}."
+            )
+        split = load_set(task.scenario_set).split(task.split)
+        seeds = list(split.seeds)
+        for k, episode in enumerate(result.episodes):
+            expected_seed = derive_seed(results.protocol_seed, task.id, k)
+            expected_scenario = seeds[k % len(seeds)]
+            if (episode.index, episode.seed, episode.scenario_seed) != (k, expected_seed, expected_scenario):
+                raise SubmissionError(
+                    f"{where}, episode {k}: the protocol (seed {results.protocol_seed}) prescribes "
+                    f"seed {expected_seed} on scenario {expected_scenario}; the file has index {episode.index}, "
+                    f"seed {episode.seed}, scenario {episode.scenario_seed}."
+                )
+            if split.hashes.get(episode.scenario_seed) != episode.scenario_hash:
+                raise SubmissionError(
+                    f"{where}, episode {k}: scenario hash {episode.scenario_hash[:12]} is not the recorded one."
+                )
+        expected_refs = None
+        if task.references is not None:
+            expected_refs = {"random": task.references.random, "baseline": task.references.baseline}
+        if result.references != expected_refs:
+            raise SubmissionError(f"{where}: normalization references differ from the suite's.")
+    recomputed = recompute(results)
+    if not _close(recomputed.model_dump(mode="json"), results.model_dump(mode="json")):
+        raise SubmissionError("the aggregates do not match those recomputed from the raw episodes.")
+
+
+def validate_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Results:
+    """Load and validate ``path``; returns the results when they are accepted."""
+    results = load_submission(path, max_bytes)
+    validate(results)
+    return results

@@ -1,0 +1,92 @@
+"""Every registered env, and nothing else, against the shipped conformance checks.
+
+The env list comes from ``benchmarkzoo.list_envs()`` alone: registering an env enrols it here.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import benchmarkzoo
+from benchmarkzoo.registration import EnvSpec
+from benchmarkzoo.testing import (
+    check_env,
+    check_generator,
+    check_parallel_env,
+    check_pickle,
+    check_vector_matches_single,
+)
+
+SPECS = benchmarkzoo.list_envs()
+SINGLE_KINDS = ("single", "mo")
+
+
+def require_extras(env_spec: EnvSpec) -> None:
+    for extra in env_spec.missing_extras:
+        pytest.skip(f"needs extra {extra}: pip install 'benchmarkzoo[{extra}]'")
+
+
+def by_id(specs: list[EnvSpec]):
+    return pytest.mark.parametrize("env_spec", specs, ids=[s.id for s in specs])
+
+
+def make_one(env_spec: EnvSpec):
+    if env_spec.kind in SINGLE_KINDS:
+        return benchmarkzoo.make(env_spec.id)
+    return benchmarkzoo.make_parallel(env_spec.id)
+
+
+def test_registry_is_not_empty():
+    assert any(s.id == "benchmarkzoo/Maze-v0" for s in SPECS)
+
+
+@by_id(SPECS)
+def test_api_and_determinism(env_spec: EnvSpec):
+    require_extras(env_spec)
+    if env_spec.kind in SINGLE_KINDS:
+        check_env(env_spec.id, seed=0, steps=1000)
+    else:
+        check_parallel_env(lambda: benchmarkzoo.make_parallel(env_spec.id), seed=0, steps=500)
+
+
+@by_id(SPECS)
+def test_pickle(env_spec: EnvSpec):
+    require_extras(env_spec)
+    env = make_one(env_spec)
+    try:
+        check_pickle(env, seed=0)
+    finally:
+        env.close()
+
+
+@by_id(SPECS)
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=[m.value for m in AutoresetMode])
+def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
+    require_extras(env_spec)
+    if not env_spec.has_native_vector:
+        pytest.skip(f"{env_spec.id} has no native vector env")
+    if env_spec.kind not in SINGLE_KINDS:
+        pytest.skip(f"{env_spec.id} is {env_spec.kind!r}: Gymnasium has no sync vector form to compare with")
+    num_envs = 16 if mode == AutoresetMode.NEXT_STEP else 8
+    summary = check_vector_matches_single(env_spec.id, num_envs=num_envs, steps=1000, seed=0, autoreset_mode=mode)
+    assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"
+
+
+@by_id([s for s in SPECS if s.has_native_vector and s.kind in SINGLE_KINDS])
+def test_native_vector_matches_async(env_spec: EnvSpec):
+    require_extras(env_spec)
+    summary = check_vector_matches_single(
+        env_spec.id, num_envs=4, steps=300, seed=3, autoreset_mode=AutoresetMode.SAME_STEP, backends=("async",)
+    )
+    assert summary["episodes_ended"] > 0
+
+
+@by_id(SPECS)
+def test_generator(env_spec: EnvSpec):
+    require_extras(env_spec)
+    if "generator" not in env_spec.kwargs:
+        pytest.skip(f"{env_spec.id} draws no scenarios from a generator")
+    generator = benchmarkzoo.make_generator(env_spec.kwargs["generator"], env_spec.kwargs.get("generator_kwargs"))
+    hashes = check_generator(generator, seeds=range(20))
+    assert len(set(hashes.values())) == 20

@@ -1,0 +1,76 @@
+"""Every teaching notebook runs top to bottom in a fresh kernel, and none is committed with outputs.
+
+The kernel is the interpreter running the tests (``sys.executable -m ipykernel_launcher``), not
+whatever a ``python3`` kernelspec on the machine points at: a kernelspec installed with
+``ipykernel install`` often says just ``"python"``, which resolves through ``PATH`` and may be
+another environment without benchmarkzoo in it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402  (after the skips)
+from jupyter_client.manager import KernelManager  # noqa: E402
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+CELL_TIMEOUT = 300  # seconds per cell: generous for a slow, shared CI machine
+KERNEL_NAME = "python3"
+
+
+def _kernel_manager() -> KernelManager:
+    # With no kernel dirs to search, "python3" resolves to ipykernel's built-in spec, whose argv
+    # is [sys.executable, "-m", "ipykernel_launcher", ...]: the tests' own interpreter.
+    specs = KernelSpecManager(kernel_dirs=[])
+    return KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
+
+
+def test_notebooks_exist():
+    assert NOTEBOOKS, f"no notebooks found in {NOTEBOOK_DIR}"
+
+
+def test_kernel_is_this_interpreter():
+    argv = _kernel_manager().kernel_spec.argv
+    assert Path(argv[0]).resolve() == Path(sys.executable).resolve(), argv
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_runs(path: Path, tmp_path: Path):
+    nb = nbformat.read(path, as_version=4)
+    # The first executed cell reports the kernel's interpreter, so a wrong kernel fails loudly.
+    nb.cells.insert(0, nbformat.v4.new_code_cell("import sys; print(sys.executable)"))
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    client = nbclient.NotebookClient(
+        nb,
+        km=_kernel_manager(),
+        kernel_name=KERNEL_NAME,
+        timeout=CELL_TIMEOUT,
+        allow_errors=False,  # any cell error raises CellExecutionError and fails the test
+        resources={"metadata": {"path": str(tmp_path)}},  # run in a clean directory
+    )
+    client.execute(env=env)
+    printed = "".join(o.get("text", "") for o in nb.cells[0].outputs).strip()
+    assert Path(printed).resolve() == Path(sys.executable).resolve(), printed
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_committed_clean(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    dirty = [
+        index
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)
+    ]
+    assert not dirty, (
+        f"{path.name}: code cells {dirty} carry outputs or execution counts. Clear them before committing: "
+        f"jupyter nbconvert --clear-output --inplace {path}"
+    )

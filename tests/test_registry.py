@@ -1,0 +1,168 @@
+"""The registry: lookups and suggestions, kind errors, JSON specs, missing extras, a light import."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import benchmarkzoo
+from benchmarkzoo import registration
+from benchmarkzoo.core import extras
+from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError
+from benchmarkzoo.registration import EnvSpec
+
+SPECS = benchmarkzoo.list_envs()
+TOY = "benchmarkzoo/ToyLine-v0"
+
+
+@pytest.mark.parametrize("bad_id", ["benchmarkzoo/Maze-v1", "benchmarkzoo/Mzae-v0", "maze-v0", "Maze-v9"])
+def test_unknown_id_suggests_the_registered_one(bad_id):
+    with pytest.raises(UnknownEnvError) as caught:
+        benchmarkzoo.make(bad_id)
+    assert caught.value.suggestions[0] == "benchmarkzoo/Maze-v0"
+    assert str(caught.value) == (
+        f"No benchmarkzoo env is registered as {bad_id!r}. Did you mean 'benchmarkzoo/Maze-v0'?"
+    )
+    assert isinstance(caught.value, KeyError)  # code written against dict lookups still catches it
+
+
+def test_unknown_id_without_neighbours_points_to_the_cli():
+    with pytest.raises(UnknownEnvError, match="Run `benchmarkzoo list`"):
+        benchmarkzoo.spec("benchmarkzoo/Zzzzqqq-v0")
+
+
+def test_short_id_resolves():
+    assert benchmarkzoo.spec("Maze-v0") is benchmarkzoo.spec("benchmarkzoo/Maze-v0")
+
+
+def test_unknown_generator():
+    with pytest.raises(UnknownGeneratorError, match="registered generators: maze/dfs, maze/obstacles"):
+        benchmarkzoo.make_generator("maze/prim")
+
+
+def test_list_envs_filters():
+    gridworld = [s.id for s in benchmarkzoo.list_envs(family="gridworld")]
+    assert "benchmarkzoo/Maze-v0" in gridworld and gridworld == sorted(gridworld)
+    assert all(s.family == "gridworld" for s in benchmarkzoo.list_envs(family="gridworld"))
+    assert [s.id for s in benchmarkzoo.list_envs(kind="single", family="gridworld")] == ["benchmarkzoo/Maze-v0"]
+    assert all(s.kind == "single" for s in benchmarkzoo.list_envs(kind="single"))
+    with pytest.raises(ValueError, match="kind must be one of"):
+        benchmarkzoo.list_envs(kind="multi")
+
+
+def test_register_refuses_bad_ids_and_duplicates():
+    with pytest.raises(ValueError, match="Env ids look like 'benchmarkzoo/Name-v0'"):
+        benchmarkzoo.register("benchmarkzoo/maze", kind="single", family="gridworld", entry_point="x:y", description="")
+    with pytest.raises(ValueError, match="already registered; bump its version"):
+        benchmarkzoo.register("benchmarkzoo/Maze-v0", kind="single", family="gridworld", entry_point="x:y",
+                              description="")
+
+
+@pytest.fixture
+def toy_parallel(monkeypatch):
+    """A parallel spec in the registry for one test only (not via register(): no PettingZoo side effects)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "testing"))
+    toy = EnvSpec(
+        id=TOY, kind="parallel", family="multiagent", entry_point="toy_envs:LineParallelEnv",
+        vector_entry_point=None, max_episode_steps=12, kwargs={"num_agents": 2}, extras=(), description="toy",
+    )
+    monkeypatch.setitem(registration._ENVS, TOY, toy)
+    return toy
+
+
+def test_make_of_a_parallel_id_points_to_make_parallel(toy_parallel):
+    with pytest.raises(TypeError, match=r"ToyLine-v0 is a 'parallel' env; make makes single/mo envs\. "
+                                        r"Use make_parallel / make_aec"):
+        benchmarkzoo.make(TOY)
+    with pytest.raises(TypeError, match="Use make / make_vec"):
+        benchmarkzoo.make_parallel("benchmarkzoo/Maze-v0")
+    with pytest.raises(ValueError, match="only its native vector form exists"):
+        benchmarkzoo.make_vec(TOY, 2)
+
+
+def test_make_parallel_passes_spec_kwargs_and_max_cycles(toy_parallel):
+    env = benchmarkzoo.make_parallel(TOY)
+    assert env.possible_agents == ["walker_0", "walker_1"] and env.max_cycles == 12
+    aec = benchmarkzoo.make_aec(TOY, num_agents=3)
+    aec.reset(seed=0)
+    assert aec.agents == ["walker_0", "walker_1", "walker_2"]
+
+
+@pytest.mark.parametrize("env_spec", SPECS, ids=[s.id for s in SPECS])
+def test_spec_json_round_trips(env_spec):
+    data = json.loads(env_spec.to_json())
+    assert {"id", "kind", "family", "extras", "native_vector", "description"} <= set(data)
+    assert data["id"] == env_spec.id and data["kind"] == env_spec.kind and data["family"] == env_spec.family
+    assert data["native_vector"] is env_spec.has_native_vector
+    assert data["extras"] == list(env_spec.extras)
+    assert json.dumps(data, sort_keys=True) == env_spec.to_json()
+    rebuilt = EnvSpec(**{k: tuple(v) if k in ("extras", "scenario_sets") else v
+                         for k, v in data.items() if k != "native_vector"})
+    assert rebuilt == env_spec
+
+
+@pytest.mark.parametrize("env_spec", [s for s in SPECS if s.kind in ("single", "mo")], ids=lambda s: s.id)
+def test_gymnasium_spec_json(env_spec):
+    gym_spec = gym.spec(env_spec.id)
+    data = json.loads(gym_spec.to_json())
+    assert data["id"] == env_spec.id
+    assert data["max_episode_steps"] == env_spec.max_episode_steps
+    assert data["kwargs"] == env_spec.kwargs
+    assert gym.envs.registration.EnvSpec.from_json(gym_spec.to_json()).kwargs == env_spec.kwargs
+
+
+@pytest.fixture
+def hide_pygame(monkeypatch):
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(extras.importlib.util, "find_spec",
+                        lambda name, *a, **k: None if name == "pygame" else real_find_spec(name, *a, **k))
+    monkeypatch.setitem(sys.modules, "pygame", None)  # a later `import pygame` fails as if not installed
+
+
+def test_missing_render_extra_is_named(hide_pygame):
+    assert extras.missing_modules("render") == ["pygame"] and not extras.available("render")
+    with pytest.raises(MissingExtraError, match=r'Maze rendering needs the Python module .pygame.*'
+                                                r'pip install "benchmarkzoo\[render\]"'):
+        extras.require("pygame", "render", "Maze rendering")
+    env = benchmarkzoo.make("benchmarkzoo/Maze-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    with pytest.raises(MissingExtraError, match=r'pip install "benchmarkzoo\[render\]"') as caught:
+        env.render()
+    assert caught.value.extra == "render" and isinstance(caught.value, ImportError)
+
+
+def test_missing_extra_blocks_make(hide_pygame, monkeypatch):
+    needs_render = EnvSpec(
+        id="benchmarkzoo/NeedsRender-v0", kind="single", family="gridworld",
+        entry_point="benchmarkzoo.envs.gridworld.maze.env:MazeEnv", vector_entry_point=None,
+        max_episode_steps=None, kwargs={}, extras=("render",), description="test",
+    )
+    monkeypatch.setitem(registration._ENVS, needs_render.id, needs_render)
+    assert needs_render.missing_extras == ["render"]
+    with pytest.raises(MissingExtraError, match=r'benchmarkzoo/NeedsRender-v0 needs .*"benchmarkzoo\[render\]"'):
+        benchmarkzoo.make(needs_render.id)
+
+
+def test_require_shows_real_import_errors_of_installed_modules(monkeypatch, tmp_path):
+    (tmp_path / "bz_broken_mod.py").write_text("import bz_definitely_missing_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError, match="bz_definitely_missing_dependency"):
+        extras.require("bz_broken_mod", "render", "test")
+
+
+HEAVY = ("torch", "ray", "pybullet", "sumo_rl", "libsumo", "traci", "pygame", "matplotlib")
+
+
+def test_import_is_light():
+    code = (
+        "import sys, benchmarkzoo, benchmarkzoo.testing; "
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert result.stdout.strip() == "", f"import benchmarkzoo loaded {result.stdout.strip()}"

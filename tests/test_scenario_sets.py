@@ -1,0 +1,270 @@
+"""Scenario sets: the committed files verify, envs play the recorded scenarios, bad files are refused."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import yaml
+
+import benchmarkzoo
+from benchmarkzoo import registration, scenario_sets
+from benchmarkzoo.core.errors import ScenarioSetError
+from benchmarkzoo.envs.gridworld.maze import generator as maze_generator
+
+REPO_SCENARIOS = Path(benchmarkzoo.__file__).resolve().parents[1] / "scenarios"
+SET_NAMES = scenario_sets.list_sets(REPO_SCENARIOS)
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch) -> Path:
+    """An empty scenarios root, selected through the environment variable."""
+    (tmp_path / "gridworld").mkdir()
+    monkeypatch.setenv(scenario_sets.ROOT_ENV_VAR, str(tmp_path))
+    return tmp_path
+
+
+def valid_data(name: str = "gridworld/tiny") -> dict:
+    split = {"generator": "maze/dfs", "kwargs": {"height": 7, "width": 7, "min_goal_distance": 2}}
+    return {
+        "name": name,
+        "version": 0,
+        "env": "benchmarkzoo/Maze-v0",
+        "description": "A tiny test set.",
+        "splits": {
+            "train": {**split, "seeds": {"start": 0, "stop": 5}},
+            "test": {**split, "seeds": {"start": 10, "stop": 13}},
+            "ood": {**split, "kwargs": {"height": 9, "width": 9, "min_goal_distance": 3},
+                    "seeds": {"start": 20, "stop": 22}},
+        },
+    }
+
+
+def write(root: Path, data, name: str = "gridworld/tiny") -> Path:
+    path = root / f"{name}.yaml"
+    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def flip_large_mazes(original):
+    """A 'generator change' that alters only 21x21 DFS mazes (mirrored left to right)."""
+
+    def changed(rng, height, width):
+        walls = original(rng, height, width)
+        return np.ascontiguousarray(walls[:, ::-1]) if height == 21 else walls
+
+    return changed
+
+
+# ---- the committed sets -------------------------------------------------------------------------
+
+
+def test_committed_sets_exist():
+    assert {"gridworld/maze", "gridworld/maze-obstacles"} <= set(SET_NAMES)
+
+
+@pytest.mark.parametrize("name", SET_NAMES)
+def test_committed_set_verifies(name):
+    loaded = scenario_sets.load_set(name, REPO_SCENARIOS)
+    assert list(loaded.splits)[:3] == ["train", "test", "ood"]
+    for split in loaded.splits.values():
+        assert len(split.hashes) == len(split) > 0
+    assert scenario_sets.verify(loaded) == []
+
+
+@pytest.mark.parametrize("name", SET_NAMES)
+def test_env_reset_plays_the_recorded_scenarios(name):
+    """gym.make(env, **split.env_kwargs()).reset(seed=s) plays exactly the scenario the set records for s."""
+    loaded = scenario_sets.load_set(name, REPO_SCENARIOS)
+    for split in loaded.splits.values():
+        env = gym.make(loaded.env, **split.env_kwargs())
+        try:
+            for seed in split.seeds:
+                env.reset(seed=seed)
+                assert env.unwrapped.scenario.content_hash == split.hashes[seed], (name, split.name, seed)
+        finally:
+            env.close()
+
+
+@pytest.mark.parametrize("spec", registration.list_envs(), ids=lambda s: s.id)
+def test_registered_scenario_sets_load_and_name_their_env(spec):
+    for name in spec.scenario_sets:
+        assert scenario_sets.load_set(name, REPO_SCENARIOS).env == spec.id
+
+
+def test_maze_set_splits():
+    loaded = scenario_sets.load_set("gridworld/maze", REPO_SCENARIOS)
+    assert loaded.split("train").kwargs["height"] == 11 and len(loaded.split("train")) == 200
+    assert loaded.split("test").kwargs == loaded.split("train").kwargs
+    assert loaded.split("ood").scenario(loaded.split("ood").seeds.start).shape == (21, 21)
+    obstacles = scenario_sets.load_set("gridworld/maze-obstacles", REPO_SCENARIOS)
+    assert obstacles.split("ood").kwargs["density"] > obstacles.split("train").kwargs["density"]
+    assert obstacles.split("ood").kwargs["height"] > obstacles.split("train").kwargs["height"]
+
+
+def test_split_scenario_matches_generator_sample_and_refuses_foreign_seeds():
+    train = scenario_sets.load_set("gridworld/maze", REPO_SCENARIOS).split("train")
+    assert train.scenario(7) == registration.make_generator("maze/dfs", dict(train.kwargs)).sample(7)
+    assert [seed for seed, _ in train.scenarios()] == list(range(200))
+    with pytest.raises(ScenarioSetError, match=r"seeds 0\.\.199; got seed 100000"):
+        train.scenario(100000)
+
+
+def test_unknown_split_and_unknown_set_are_named():
+    loaded = scenario_sets.load_set("gridworld/maze", REPO_SCENARIOS)
+    with pytest.raises(ScenarioSetError, match="has splits train, test, ood; got 'validation'"):
+        loaded.split("validation")
+    with pytest.raises(ScenarioSetError, match="Did you mean 'gridworld/maze'"):
+        scenario_sets.load_set("gridworld/mazes", REPO_SCENARIOS)
+
+
+def test_generator_change_is_caught_in_the_changed_split_only(monkeypatch):
+    monkeypatch.setattr(maze_generator, "dfs_maze", flip_large_mazes(maze_generator.dfs_maze))
+    mismatches = scenario_sets.verify(scenario_sets.load_set("gridworld/maze", REPO_SCENARIOS))
+    assert {m.split for m in mismatches} == {"ood"}
+    assert len(mismatches) == 100
+    assert all(m.recorded and m.actual and m.recorded != m.actual for m in mismatches)
+
+
+# ---- root discovery -----------------------------------------------------------------------------
+
+
+def test_default_root_is_the_repository_folder(monkeypatch):
+    monkeypatch.delenv(scenario_sets.ROOT_ENV_VAR, raising=False)
+    assert scenario_sets.scenarios_root() == REPO_SCENARIOS
+
+
+def test_root_env_var_must_be_a_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv(scenario_sets.ROOT_ENV_VAR, str(tmp_path / "nowhere"))
+    with pytest.raises(ScenarioSetError, match=f"{scenario_sets.ROOT_ENV_VAR} is set to .*not a directory"):
+        scenario_sets.list_sets()
+
+
+def test_root_env_var_selects_the_sets(root):
+    write(root, valid_data())
+    assert scenario_sets.list_sets() == ["gridworld/tiny"]
+
+
+# ---- validation ---------------------------------------------------------------------------------
+
+
+def mutate(data: dict, path: str, value) -> dict:
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    if value is DELETE:
+        del node[last]
+    else:
+        node[last] = value
+    return data
+
+
+DELETE = object()
+
+BAD_FILES = [
+    ("extra top-level key", "colour", "blue",
+     r"the document keys must be among name, .*; got \['colour'\]"),
+    ("extra split key", "splits.train.seed", 3,
+     r"splits\.train keys must be among generator, kwargs, seeds; got \['seed'\]"),
+    ("missing ood", "splits.ood", DELETE,
+     r"splits must be a mapping with the splits train, test, ood; .* Add ood"),
+    ("unknown generator", "splits.test.generator", "maze/prim",
+     r"splits\.test\.generator must be a registered generator \(.*maze/dfs.*\); got 'maze/prim'"),
+    ("bad generator kwarg", "splits.train.kwargs.height", 8,
+     r"splits\.train\.kwargs must be valid arguments of 'maze/dfs'.*odd"),
+    ("overlapping seeds", "splits.test.seeds", {"start": 3, "stop": 12},
+     r"splits\.test\.seeds must be disjoint from splits\.train\.seeds \(0\.\.4\)"),
+    ("empty seed range", "splits.ood.seeds", {"start": 20, "stop": 20},
+     r"splits\.ood\.seeds\.stop must be an integer >= 21; got 20"),
+    ("negative seed", "splits.ood.seeds", {"start": -1, "stop": 2},
+     r"splits\.ood\.seeds\.start must be an integer >= 0"),
+    ("unknown env", "env", "benchmarkzoo/Maze-v9",
+     r"env must be a registered env id; got 'benchmarkzoo/Maze-v9'.*Did you mean"),
+    ("name not the path", "name", "gridworld/other",
+     r"name must be 'gridworld/tiny' \(the file's path"),
+    ("bool version", "version", True,
+     r"version must be an integer >= 0; got True"),
+    ("hashes of an unknown split", "hashes", {"valid": {0: "0" * 64}},
+     r"hashes keys must be split names"),
+    ("malformed hash", "hashes", {"train": {0: "abc"}},
+     r"hashes\.train\.0 must be a sha256 hex digest"),
+]
+
+
+@pytest.mark.parametrize(("case", "key", "value", "message"), BAD_FILES, ids=[c[0] for c in BAD_FILES])
+def test_bad_files_are_refused_with_file_key_expected_and_got(root, case, key, value, message):
+    path = write(root, mutate(valid_data(), key, value))
+    with pytest.raises(ScenarioSetError, match=message) as caught:
+        scenario_sets.load_set("gridworld/tiny")
+    assert str(path) in str(caught.value)
+
+
+def test_malformed_yaml_names_the_file_and_line(root):
+    path = write(root, "name: gridworld/tiny\nsplits: {train: [unclosed\n")
+    with pytest.raises(ScenarioSetError, match="is not valid YAML") as caught:
+        scenario_sets.load_set("gridworld/tiny")
+    assert str(path) in str(caught.value) and "line" in str(caught.value)
+
+
+def test_duplicate_keys_are_refused(root):
+    text = yaml.safe_dump(valid_data(), sort_keys=False) + "version: 3\n"
+    write(root, text)
+    with pytest.raises(ScenarioSetError, match="found duplicate key 'version'"):
+        scenario_sets.load_set("gridworld/tiny")
+
+
+def test_extra_tiers_are_allowed_after_the_required_ones(root):
+    data = valid_data()
+    data["splits"] = {"ood_dense": {**data["splits"]["ood"], "seeds": {"start": 30, "stop": 31}}, **data["splits"]}
+    write(root, data)
+    assert list(scenario_sets.load_set("gridworld/tiny").splits) == ["train", "test", "ood", "ood_dense"]
+
+
+# ---- record and verify --------------------------------------------------------------------------
+
+
+def test_first_record_writes_every_hash_and_keeps_the_version(root):
+    path = write(root, valid_data())
+    path.chmod(0o644)
+    assert {m.recorded for m in scenario_sets.verify(scenario_sets.load_set("gridworld/tiny"))} == {None}
+    result = scenario_sets.record("gridworld/tiny")
+    assert not result.bumped and len(result.changed) == 10
+    loaded = scenario_sets.load_set("gridworld/tiny")
+    assert loaded.version == 0 and scenario_sets.verify(loaded) == []
+    assert loaded.split("ood").hashes[20] == loaded.split("ood").scenario(20).content_hash
+    assert path.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in path.parent.iterdir()) == ["tiny.yaml"]  # no temp file left behind
+    assert scenario_sets.record("gridworld/tiny").changed == []  # recording again changes nothing
+
+
+def test_changed_missing_and_extra_seeds_are_mismatches_and_record_bumps(root):
+    write(root, valid_data())
+    scenario_sets.record("gridworld/tiny")
+    data = yaml.safe_load((root / "gridworld/tiny.yaml").read_text())
+    data["hashes"]["train"][1] = "0" * 64          # changed
+    del data["hashes"]["test"][11]                  # missing
+    data["hashes"]["ood"][99] = "f" * 64            # recorded, but outside the split
+    write(root, data)
+    mismatches = scenario_sets.verify(scenario_sets.load_set("gridworld/tiny"))
+    found = {(m.split, m.seed): m for m in mismatches}
+    assert set(found) == {("train", 1), ("test", 11), ("ood", 99)}
+    assert found["train", 1].recorded == "0" * 64 and found["train", 1].actual is not None
+    assert found["test", 11].recorded is None
+    assert found["ood", 99].actual is None and "outside the split" in str(found["ood", 99])
+    result = scenario_sets.record("gridworld/tiny")
+    assert result.bumped and result.scenario_set.version == 1 and len(result.changed) == 3
+    assert scenario_sets.verify(scenario_sets.load_set("gridworld/tiny")) == []
+
+
+def test_record_round_trips_the_committed_file(tmp_path, monkeypatch):
+    """Recording an intact set rewrites its file byte for byte: the committed files are `record` output."""
+    for name in SET_NAMES:
+        target = tmp_path / f"{name}.yaml"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO_SCENARIOS / f"{name}.yaml", target)
+        scenario_sets.record(name, tmp_path)
+        assert target.read_text() == (REPO_SCENARIOS / f"{name}.yaml").read_text()
