@@ -11,14 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from benchmarkzoo.scenario_sets import list_sets, load_set
 from click.testing import CliRunner
 
 import benchmarkzoo
 from benchmarkzoo import registration, scenario_sets
 from benchmarkzoo.cli import cli
 from benchmarkzoo.envs.gridworld.maze import generator as maze_generator
+from benchmarkzoo.scenario_sets import list_sets, load_set
 
 MAZE = "benchmarkzoo/Maze-v0"
 REPO_SCENARIOS = Path(benchmarkzoo.__file__).resolve().parents[1] / "scenarios"

@@ -25,6 +25,7 @@ from benchmarkzoo.evaluation.results import Results, recompute
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
 from benchmarkzoo.scenario_sets import load_set
 
+LEADERBOARD_SEED = 0
 MAX_BYTES = 20 * 1024 * 1024
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
 
@@ -71,6 +72,12 @@ def load_submission(path: str | Path, max_bytes: int = MAX_BYTES) -> Results:
 
 def validate(results: Results) -> None:
     """Check a parsed results file against the protocol; raise :class:`SubmissionError` with the reason."""
+    if results.protocol_seed != LEADERBOARD_SEED:
+        # One fixed seed for everyone: otherwise a submitter could shop for a lucky seed.
+        raise SubmissionError(
+            f"leaderboard entries are evaluated with the protocol seed {LEADERBOARD_SEED}; the file used "
+            f"{results.protocol_seed}. Re-run `benchmarkzoo evaluate` without --seed."
+        )
     if not SAFE_NAME.match(results.policy.name):
         raise SubmissionError(f"policy name {results.policy.name!r} must match {SAFE_NAME.pattern}.")
     try:

@@ -74,10 +74,12 @@ class NativeVectorEnv(VectorEnv):
     ):
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
-        if max_episode_steps is not None and (not isinstance(max_episode_steps, int | np.integer) or max_episode_steps < 1):
+        valid_limit = isinstance(max_episode_steps, int | np.integer) and max_episode_steps >= 1
+        if max_episode_steps is not None and not valid_limit:
             raise ValueError(f"max_episode_steps must be a positive integer or None; got {max_episode_steps!r}.")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}.")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"render_mode must be one of {modes} or None; got {render_mode!r}.")
         self.num_envs = int(num_envs)
         self.max_episode_steps = max_episode_steps
         self.render_mode = render_mode
@@ -133,7 +135,7 @@ class NativeVectorEnv(VectorEnv):
                 f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},); got {mask!r}."
             )
         elif not mask.any():
-            raise ValueError("options['reset_mask'] selects no world; pass at least one True (or no mask to reset all).")
+            raise ValueError("options['reset_mask'] selects no world; pass at least one True, or no mask to reset all.")
         elif not self._has_reset and not mask.all():
             raise ResetNeededError(f"{self.env_id}: the first reset must reset every world; drop reset_mask.")
         worlds = np.flatnonzero(mask)
