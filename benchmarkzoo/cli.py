@@ -59,7 +59,7 @@ def _echo_json(data: Any) -> None:
 
 
 class _TopGroup(_Group):
-    lazy_commands = {  # noqa: RUF012 - a class-level table, never mutated
+    lazy_commands = {
         "evaluate": "benchmarkzoo.evaluation.commands:evaluate_command",
         "suites": "benchmarkzoo.evaluation.commands:suites_group",
         "leaderboard": "benchmarkzoo.leaderboard.commands:leaderboard_group",

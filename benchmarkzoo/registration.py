@@ -209,7 +209,9 @@ def make_vec(env_id: str, num_envs: int = 1, vectorization_mode: str | None = No
     if found.kind in ("single", "mo"):
         return gym.make_vec(found.id, num_envs=num_envs, vectorization_mode=vectorization_mode, **kwargs)
     if vectorization_mode not in (None, "vector_entry_point") or found.vector_entry_point is None:
-        raise ValueError(f"{found.id} is a {found.kind!r} env: only its native vector form exists (vectorization_mode=None).")
+        raise ValueError(
+            f"{found.id} is a {found.kind!r} env: only its native vector form exists (vectorization_mode=None)."
+        )
     merged = {**found.kwargs, **kwargs}
     if found.max_episode_steps is not None:
         merged.setdefault("max_cycles", found.max_episode_steps)
@@ -273,6 +275,7 @@ _MAZE = "benchmarkzoo.envs.gridworld.maze"
 
 register_generator("maze/dfs", f"{_MAZE}.generator:DFSMazeGenerator")
 register_generator("maze/obstacles", f"{_MAZE}.generator:ObstacleMapGenerator")
+register_generator("maze/rooms", f"{_MAZE}.generator:RoomsGenerator")
 
 register(
     "benchmarkzoo/Maze-v0",
@@ -284,7 +287,7 @@ register(
     kwargs={"generator": "maze/dfs", "generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4}},
     description="Reach the goal of a procedurally generated grid maze from an egocentric partial view.",
     baseline=f"{_MAZE}.baseline:ShortestPathPolicy",
-    scenario_sets=("gridworld/maze", "gridworld/maze-obstacles"),
+    scenario_sets=("gridworld/maze", "gridworld/maze-obstacles", "gridworld/maze-rooms"),
 )
 
 _TREASURE = "benchmarkzoo.envs.gridworld.treasure"
@@ -304,4 +307,54 @@ register(
     description="Deep-sea treasure on generated seabeds: treasure value vs time, with an exact Pareto front.",
     baseline=f"{_TREASURE}.baseline:LinearWeightPlanner",
     scenario_sets=("gridworld/treasure",),
+)
+
+_QUAD = "benchmarkzoo.envs.control.quadrotor"
+
+register_generator("quadrotor/hover", f"{_QUAD}.generator:HoverGenerator")
+register_generator("quadrotor/goal", f"{_QUAD}.generator:GoalGenerator")
+
+register(
+    "benchmarkzoo/Quadrotor-v0",
+    kind="single",
+    family="control",
+    entry_point=f"{_QUAD}.env:QuadrotorEnv",
+    vector_entry_point=f"{_QUAD}.vector_env:QuadrotorVectorEnv",
+    max_episode_steps=500,
+    kwargs={"generator": "quadrotor/hover", "generator_kwargs": {}},
+    description="Recover and hold a hover with a quadrotor of randomized mass, inertia and motors.",
+    baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
+    scenario_sets=("control/quadrotor-hover",),
+)
+register(
+    "benchmarkzoo/Quadrotor-Goal-v0",
+    kind="single",
+    family="control",
+    entry_point=f"{_QUAD}.env:QuadrotorEnv",
+    vector_entry_point=f"{_QUAD}.vector_env:QuadrotorVectorEnv",
+    max_episode_steps=500,
+    kwargs={"generator": "quadrotor/goal", "generator_kwargs": {}},
+    description="Fly a quadrotor of randomized mass, inertia and motors to a goal and stop there.",
+    baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
+    scenario_sets=("control/quadrotor-goal",),
+)
+
+_MAZE_KEYS = "benchmarkzoo.envs.gridworld.maze_keys"
+
+register_generator("maze_keys/key_door", f"{_MAZE_KEYS}.generator:KeyDoorGenerator")
+
+register(
+    "benchmarkzoo/MazeKeys-v0",
+    kind="single",
+    family="gridworld",
+    entry_point=f"{_MAZE_KEYS}.env:MazeKeysEnv",
+    vector_entry_point=f"{_MAZE_KEYS}.vector_env:MazeKeysVectorEnv",
+    max_episode_steps=300,
+    kwargs={
+        "generator": "maze_keys/key_door",
+        "generator_kwargs": {"maze": "maze/dfs", "maze_kwargs": {"height": 11, "width": 11, "min_goal_distance": 6}},
+    },
+    description="Fetch a key to open the locked door to the goal of a generated maze, from an egocentric view.",
+    baseline=f"{_MAZE_KEYS}.baseline:KeyDoorPlanner",
+    scenario_sets=("gridworld/maze-keys",),
 )

@@ -61,3 +61,37 @@ def check_discrete_batch(env_id: str, actions: Any, n: int, num_worlds: int) -> 
             "Sample from env.single_action_space or map your policy's output into it."
         )
     return arr.astype(np.int64, copy=False)
+
+
+def check_box_batch(env_id: str, actions: Any, low: float, high: float, shape: tuple[int, ...]) -> np.ndarray:
+    """Validate a batch of ``Box(low, high, shape[1:], float32)`` actions, vectorized.
+
+    Accepts exactly what the single env's ``action_space.contains`` accepts row by row (a
+    dtype that casts safely to float32, the shape, every entry in bounds, no NaN), so the
+    native and the sync vector env refuse the same batches. Returns the batch as an array.
+    """
+    arr = actions
+    if not isinstance(arr, np.ndarray):
+        try:
+            arr = np.asarray(actions, dtype=np.float32)
+        except (TypeError, ValueError) as error:
+            raise InvalidActionError(
+                f"{env_id} expects a float32 array of shape {shape}; got {type(actions).__name__}: {error}."
+            ) from None
+    if arr.shape != shape or not np.can_cast(arr.dtype, np.float32):
+        raise InvalidActionError(
+            f"{env_id} expects a batch of actions as a float32 array of shape {shape} in [{low}, {high}]; got "
+            f"dtype {arr.dtype}, shape {arr.shape}. Use env.action_space.sample() for the layout, and cast "
+            "float64 policy outputs with .astype(np.float32)."
+        )
+    if not (arr.min() >= low and arr.max() <= high):  # False for NaN too
+        bad = ~((arr >= low) & (arr <= high))
+        world = int(np.flatnonzero(bad.any(axis=tuple(range(1, arr.ndim))))[0])
+        hint = (
+            "The action contains NaN: check your policy's output." if np.isnan(arr[world]).any()
+            else "Clip or rescale in your policy, or wrap the env with gymnasium.wrappers.vector.ClipAction."
+        )
+        raise InvalidActionError(
+            f"{env_id} expects actions in [{low}, {high}] ; world {world} sent {arr[world].tolist()}. {hint}"
+        )
+    return arr

@@ -35,8 +35,11 @@ def world_slice(tree: Any, index: int) -> Any:
 def merge_info(infos: dict[str, Any], part: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
     """Write the ``mask``-ed worlds of ``part`` (dict of ``(B, ...)`` arrays) into ``infos`` with ``_key`` masks.
 
-    Entries of worlds outside every mask stay zero, as in ``SyncVectorEnv``.
+    Entries of worlds outside every mask stay zero, as in ``SyncVectorEnv``; a key no masked
+    world reports is left out, as ``SyncVectorEnv`` leaves it out.
     """
+    if not mask.any():
+        return infos
     for key, value in part.items():
         if isinstance(value, dict):
             infos[key] = merge_info(infos.get(key, {}), value, mask)

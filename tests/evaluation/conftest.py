@@ -18,7 +18,7 @@ TINY_SUITE = {
         },
         {
             "id": "maze-ood", "env": "benchmarkzoo/Maze-v0", "scenario_set": "gridworld/maze", "split": "ood",
-            "episodes": 5, "env_kwargs": {"max_episode_steps": 60},
+            "episodes": 5, "env_kwargs": {"max_episode_steps": 150},
         },
     ],
 }

@@ -34,14 +34,14 @@ def test_reference_runs_are_real(reference):
         assert [t.status for t in results.tasks] == ["ok", "ok"], policy
         assert [len(t.episodes) for t in results.tasks] == [7, 5]
         lengths = [e.length for t in results.tasks for e in t.episodes]
-        assert min(lengths) >= 1 and max(lengths) <= 60 * 10
+        assert min(lengths) >= 1 and max(lengths) <= 200
     # The baseline walks shortest paths: it always succeeds and beats the random policy on every task.
     base, rand = reference["baseline"], reference["random"]
     assert all(e.success for t in base.tasks for e in t.episodes)
     for b, r in zip(base.tasks, rand.tasks):
         assert b.aggregates.mean > r.aggregates.mean
-    # The ood task's time limit (60) binds for the random policy on 21x21 maps.
-    assert any(e.length == 60 for e in rand.tasks[1].episodes)
+    # The ood task's time limit (150, above every shortest path) binds for the random policy on 21x21 maps.
+    assert any(e.length == 150 for e in rand.tasks[1].episodes)
 
 
 @pytest.mark.parametrize("workers", WORKERS)

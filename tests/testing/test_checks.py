@@ -139,7 +139,7 @@ def test_check_vector_catches_wrong_world_seeds(broken_vector_id):
 def test_check_vector_catches_missing_final_obs(broken_vector_id):
     check_vector_matches_single(broken_vector_id, num_envs=4, steps=250, autoreset_mode="NextStep")
     missing = r"keys differ; only in expected \[\], only in actual \['_final_obs', 'final_obs'\]"
-    with pytest.raises(AssertionError, match=r"SameStep\] step 199: infos \(native vs sync\): " + missing):
+    with pytest.raises(AssertionError, match=r"SameStep\] step \d+: infos \(native vs sync\): " + missing):
         check_vector_matches_single(broken_vector_id, num_envs=4, steps=250, autoreset_mode="SameStep")
 
 

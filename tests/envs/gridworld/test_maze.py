@@ -298,3 +298,103 @@ def test_rgb_array_frame():
     assert tuple(frame[3 * CELL + centre, 3 * CELL + centre]) == GOAL
     assert tuple(frame[2 * CELL + centre, 2 * CELL + centre]) == WALL
     env.close()
+
+
+# ---- the single-world path ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("generator", ["maze/dfs", "maze/obstacles", "maze/rooms"])
+def test_single_world_path_matches_the_batched_simulator(generator):
+    """step_one/observe_one (the single env's path) give what step/observe give for the same world."""
+    from benchmarkzoo.envs.gridworld.maze import sim
+
+    env = gym.make(ENV_ID, generator=generator, generator_kwargs={"height": 11, "width": 11}).unwrapped
+    params = env.params
+    batch = sim.init_state(params, 3)
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        scenario = env.generator.sample(seed)
+        single = sim.init_state(params, 1)
+        sim.load(single, 0, scenario, params)
+        for world in range(3):
+            sim.load(batch, world, scenario, params)
+        tables = sim.episode(single, 0, params)
+        for _ in range(150):
+            action = int(rng.integers(4))
+            reward, reached = sim.step_one(single, 0, action, params)
+            rewards, reached_batch = sim.step(batch, np.full(3, action, dtype=np.int64), params)
+            assert type(reward) is float and type(reached) is bool
+            assert (reward, reached) == (rewards[1], bool(reached_batch[1]))
+            np.testing.assert_array_equal(single.pos[0], batch.pos[1])
+            one, many = sim.observe_one(single, 0, params, tables), sim.observe(batch, params)
+            for key in ("view", "goal_direction"):
+                assert one[key].dtype == many[key].dtype == np.float32
+                np.testing.assert_array_equal(one[key], many[key][1])
+            if reached:
+                break
+
+
+# ---- rooms --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"height": 21, "width": 17, "rooms_high": 3, "rooms_wide": 2, "doors_per_wall": 2},
+               {"height": 9, "width": 9, "rooms_high": 1, "rooms_wide": 4}]
+)
+def test_rooms_are_connected_with_the_asked_doors(kwargs):
+    from benchmarkzoo.envs.gridworld.maze.generator import RoomsGenerator
+
+    generator = RoomsGenerator(**kwargs)
+    rows, cols = generator.room_rows, generator.room_cols
+    for seed in range(50):
+        scenario = generator.sample(seed)
+        walls = scenario.walls
+        assert free_components(walls) == 1, f"seed {seed}: the rooms are not connected"
+        assert walls[0].all() and walls[-1].all() and walls[:, 0].all() and walls[:, -1].all()
+        for i in range(len(rows) - 1):  # doors in each vertical wall between rooms i,j-1 and i,j
+            for c in cols[1:-1]:
+                assert (~walls[rows[i] + 1 : rows[i + 1], c]).sum() == generator.doors_per_wall
+        for j in range(len(cols) - 1):
+            for r in rows[1:-1]:
+                assert (~walls[r, cols[j] + 1 : cols[j + 1]]).sum() == generator.doors_per_wall
+        room_cells = ~walls[rows[0] + 1 : rows[1], cols[0] + 1 : cols[1]]
+        assert room_cells.all(), "a room's interior has no walls"
+        d = int(bfs_distances(walls, scenario.start)[scenario.goal])
+        assert d >= generator.min_goal_distance
+
+
+def test_rooms_layout_of_four_rooms():
+    from benchmarkzoo.envs.gridworld.maze.generator import RoomsGenerator
+
+    scenario = RoomsGenerator(height=13, width=13).sample(0)
+    # the crossing (6, 6) plus two half-walls of 5 cells with one door each
+    assert scenario.walls[6, 1:12].sum() == 9 and scenario.walls[1:12, 6].sum() == 9
+    assert int((~scenario.walls).sum()) == 4 * 25 + 4
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"height": 4}, r"height must be an integer in \[5, 255\]; got 4\."),
+        ({"rooms_high": 7}, r"rooms_high must be an integer in \[1, 6\]; got 7\."),
+        ({"rooms_wide": 0}, r"rooms_wide must be an integer in \[1, 6\]; got 0\."),
+        ({"doors_per_wall": 6}, r"doors_per_wall must be an integer in \[1, 5\]; got 6\."),
+        ({"height": 5, "width": 5, "rooms_high": 2, "rooms_wide": 2, "min_goal_distance": 8},
+         r"min_goal_distance must be an integer in \[1, 7\].*has 8 free cells, too few to hold a start and a goal"),
+    ],
+)
+def test_bad_rooms_arguments_name_the_value_and_range(kwargs, message):
+    with pytest.raises(GeneratorArgumentError, match=message):
+        benchmarkzoo.make_generator("maze/rooms", kwargs)
+
+
+def test_rooms_through_make_and_scenario_set():
+    from benchmarkzoo import scenario_sets
+
+    env = gym.make(ENV_ID, generator="maze/rooms", generator_kwargs={"height": 13, "width": 13})
+    obs, _ = env.reset(seed=3)
+    assert obs["view"].shape == (2, 5, 5)
+    rooms = scenario_sets.load_set("gridworld/maze-rooms")
+    assert rooms.env == ENV_ID and "gridworld/maze-rooms" in benchmarkzoo.spec(ENV_ID).scenario_sets
+    assert rooms.split("ood").make_generator().shape == (25, 25)
+    assert scenario_sets.verify(rooms, ["test"]) == []

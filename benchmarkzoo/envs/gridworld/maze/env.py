@@ -16,10 +16,6 @@ from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/Maze-v0"
 ACTION_NAMES = ("up", "right", "down", "left")
-#: One read-only ``(1,)`` int64 batch per action, so a single-env step allocates no action array.
-_ACTION_BATCHES = tuple(np.full(1, a, dtype=np.int64) for a in range(len(ACTION_NAMES)))
-for _batch in _ACTION_BATCHES:
-    _batch.setflags(write=False)
 
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MazeGenerator:
@@ -72,10 +68,11 @@ class MazeEnv(gym.Env):
 
     The agent walks a grid maze, one cell per step, and must reach a goal cell. Each reset
     draws a new maze from the env's scenario generator: perfect mazes carved by depth-first
-    search (``"maze/dfs"``, the default) or open maps with random obstacles
-    (``"maze/obstacles"``). The goal is always reachable and at least ``min_goal_distance``
-    steps away. The agent sees a ``(2r+1) x (2r+1)`` window centred on itself and a compass
-    to the goal, so it must explore and remember what it saw to act well.
+    search (``"maze/dfs"``, the default), open maps with random obstacles
+    (``"maze/obstacles"``) or a grid of rooms joined by doors (``"maze/rooms"``). The goal is
+    always reachable and at least ``min_goal_distance`` steps away. The agent sees a
+    ``(2r+1) x (2r+1)`` window centred on itself and a compass to the goal, so it must explore
+    and remember what it saw to act well.
 
     ## Action Space
 
@@ -97,8 +94,10 @@ class MazeEnv(gym.Env):
 
     | Key | Space | Meaning |
     |-----|-------|---------|
-    | ``view`` | ``Box(0, 1, (2, V, V), float32)``, ``V = 2r+1`` | channel 0: walls (outside the map counts as wall); channel 1: the goal, if in view. The agent is at the centre. |
+    | ``view`` | ``Box(0, 1, (2, V, V), float32)``, ``V = 2r+1`` | 0: walls (outside the map too); 1: goal, if in view |
     | ``goal_direction`` | ``Box(-1, 1, (2,), float32)`` | ``(goal - position) / (height - 1, width - 1)`` |
+
+    The agent is at the centre of the view; cells outside the map show as walls.
 
     ## Rewards
 
@@ -117,7 +116,8 @@ class MazeEnv(gym.Env):
              view_radius=2, step_reward=-0.01, goal_reward=1.0, render_mode=None)
     ```
 
-    * ``generator``: a registered generator name (``"maze/dfs"``, ``"maze/obstacles"``) or a
+    * ``generator``: a registered generator name (``"maze/dfs"``, ``"maze/obstacles"``,
+      ``"maze/rooms"``) or a
       ``MazeGenerator`` instance; ``generator_kwargs`` are its arguments (map size, density,
       ``min_goal_distance``).
     * ``view_radius``: ``r``, how far the agent sees.
@@ -156,7 +156,8 @@ class MazeEnv(gym.Env):
         render_mode: str | None = None,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}.")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"{ENV_ID}: render_mode must be one of {modes} or None; got {render_mode!r}.")
         self.generator = make_generator(generator, generator_kwargs)
         self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
         self.observation_space, self.action_space = build_spaces(self.params)
@@ -164,13 +165,17 @@ class MazeEnv(gym.Env):
         self.render_mode = render_mode
         self.state = sim.init_state(self.params, 1)
         self.scenario: MazeScenario | None = None
+        self._episode: sim.Episode | None = None
         self._renderer = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         scenario = (options or {}).get("scenario")
-        self.scenario = check_scenario(scenario, self.params) if scenario is not None else self.generator(self.np_random)
+        if scenario is None:
+            scenario = self.generator(self.np_random)  # the first draw of np_random: seed s plays sample(s)
+        self.scenario = check_scenario(scenario, self.params)
         sim.load(self.state, 0, self.scenario, self.params)
+        self._episode = sim.episode(self.state, 0, self.params)
         if self.render_mode == "human":
             self.render()
         return self._observation(), {"is_success": False}
@@ -178,28 +183,31 @@ class MazeEnv(gym.Env):
     def step(self, action: Any):
         if self.scenario is None:
             raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
-        if type(action) is not int or not 0 <= action < len(_ACTION_BATCHES):  # in-range ints skip the generic check
+        if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # in-range ints skip the generic check
             check_action(ENV_ID, self.action_space, action)
-        rewards, reached = sim.step(self.state, _ACTION_BATCHES[int(action)], self.params)
-        success = bool(reached[0])
+            action = int(action)
+        reward, success = sim.step_one(self.state, 0, action, self.params)
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(rewards[0]), success, False, {"is_success": success}
+        return self._observation(), reward, success, False, {"is_success": success}
 
     def _observation(self) -> dict[str, np.ndarray]:
-        return {key: value[0] for key, value in sim.observe(self.state, self.params).items()}
+        return sim.observe_one(self.state, 0, self.params, self._episode)
 
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make.")
+            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array'.")
             return None
         if self.scenario is None:
             raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
         if self._renderer is None:
-            from benchmarkzoo.envs.gridworld.maze.render import MazeRenderer
-
-            self._renderer = MazeRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+            self._renderer = self._make_renderer()
         return self._renderer.draw(self.state, 0)
+
+    def _make_renderer(self):
+        from benchmarkzoo.envs.gridworld.maze.render import MazeRenderer
+
+        return MazeRenderer(self.params, self.render_mode, self.metadata["render_fps"])
 
     def close(self):
         if self._renderer is not None:

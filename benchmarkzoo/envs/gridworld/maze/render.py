@@ -29,6 +29,12 @@ class MazeRenderer:
             self.screen = self.pygame.Surface(size)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Paint world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
+        self.paint(state, world)
+        return self.present()
+
+    def paint(self, state: State, world: int) -> None:
+        """Paint world ``world`` onto the screen surface (subclasses paint more on top)."""
         pg, p, r = self.pygame, self.params, self.params.view_radius
         walls = state.walls[world, r : r + p.height, r : r + p.width]
         row, col = (int(x) for x in state.pos[world])
@@ -41,6 +47,9 @@ class MazeRenderer:
         goal_row, goal_col = (int(x) for x in state.goal[world])
         pg.draw.rect(self.screen, GOAL, (goal_col * CELL + 3, goal_row * CELL + 3, CELL - 6, CELL - 6))
         pg.draw.circle(self.screen, AGENT, (col * CELL + CELL // 2, row * CELL + CELL // 2), CELL // 2 - 3)
+
+    def present(self) -> np.ndarray | None:
+        pg = self.pygame
         if self.render_mode == "human":
             pg.event.pump()
             pg.display.flip()

@@ -3,6 +3,13 @@
 The state of a batch of worlds lives in arrays with a leading world axis. ``step`` advances
 every world in place: at 4096 worlds a copy of the wall maps per step would cost more than
 the step itself.
+
+:func:`step_one` and :func:`observe_one` are the same rules for one world of the same
+:class:`State`, written with Python ints and array slices: at one world the fixed cost of a
+dozen batched numpy calls is most of the step (the single env must keep up with CartPole).
+Both paths read the same padded wall map, the same :data:`MOVES` and the same float32
+arithmetic for ``goal_direction``; ``tests/envs/gridworld/test_maze.py`` checks them against
+each other step by step, and the conformance kit checks the vector env against the single env.
 """
 
 from __future__ import annotations
@@ -76,11 +83,15 @@ class State:
             so that views near the border need no bounds checks.
         pos: ``(B, 2)`` int64, agent ``(row, col)`` in unpadded map coordinates.
         goal: ``(B, 2)`` int64, goal ``(row, col)``.
+
+        window_cells: ``(B, V * V)`` int64 scratch written by :func:`observe` (the flat indices of
+            every world's view window); kept here so that a step allocates no large temporary.
     """
 
     walls: np.ndarray
     pos: np.ndarray
     goal: np.ndarray
+    window_cells: np.ndarray
 
 
 def init_state(params: Params, num_worlds: int) -> State:
@@ -90,6 +101,7 @@ def init_state(params: Params, num_worlds: int) -> State:
         walls=np.ones((num_worlds, params.height + 2 * r, params.width + 2 * r), dtype=bool),
         pos=np.zeros((num_worlds, 2), dtype=np.int64),
         goal=np.zeros((num_worlds, 2), dtype=np.int64),
+        window_cells=np.zeros((num_worlds, params.view_size**2), dtype=np.int64),
     )
 
 
@@ -153,10 +165,92 @@ def observe(state: State, params: Params) -> dict[str, np.ndarray]:
     size = params.view_size
     pos, goal = state.pos, state.goal
     # The window's top-left cell in padded coordinates is the agent's unpadded (row, col).
-    cells = _flat_index(state, pos[:, 0], pos[:, 1])[:, None] + params.window  # (B, V*V)
-    goal_cell = _flat_index(state, goal[:, 0], goal[:, 1], params.pad_shift)  # (B,)
-    view = np.empty((num_worlds, 2, size * size), dtype=np.float32)
+    # (B, V*V), rewritten in place: a fresh int64 temporary this size (800 kB at 4096 worlds)
+    # is a fresh mapping from the allocator, and its page faults cost more than the gather.
+    cells = state.window_cells
+    np.add(_flat_index(state, pos[:, 0], pos[:, 1])[:, None], params.window, out=cells)
+    view = np.zeros((num_worlds, 2, size * size), dtype=np.float32)
     view[:, 0] = state.walls.ravel()[cells]
-    view[:, 1] = cells == goal_cell[:, None]  # the goal's cell, if it is in the window
-    direction = (goal - pos).astype(np.float32) / params.goal_scale
-    return {"goal_direction": direction, "view": view.reshape(num_worlds, 2, size, size)}  # the Dict space's (sorted) order
+    offset = goal - pos  # (B, 2)
+    mark_in_view(view[:, 1], offset, params)
+    direction = offset.astype(np.float32) / params.goal_scale
+    # keys in the Dict space's (sorted) order, as SyncVectorEnv lays them out
+    return {"goal_direction": direction, "view": view.reshape(num_worlds, 2, size, size)}
+
+
+def mark_in_view(channel: np.ndarray, offset: np.ndarray, params: Params, where: np.ndarray | None = None) -> None:
+    """Set to 1 the cell at ``offset`` from the agent in each world's view channel, if it is in view.
+
+    Args:
+        channel: ``(B, V * V)`` float32 view channel (a view into the observation), written in place.
+        offset: ``(B, 2)`` int64, the marked cell minus the agent's position.
+        where: ``(B,)`` bool, only these worlds (default all).
+    """
+    r, size = params.view_radius, params.view_size
+    d_row, d_col = offset[:, 0], offset[:, 1]
+    seen = (np.abs(d_row) <= r) & (np.abs(d_col) <= r)
+    if where is not None:
+        seen &= where
+    worlds = np.flatnonzero(seen)
+    channel[worlds, (d_row[worlds] + r) * size + d_col[worlds] + r] = 1.0
+
+
+# ---- one world ----------------------------------------------------------------------------------
+
+#: :data:`MOVES` as Python int pairs, for :func:`step_one`.
+MOVE_PAIRS: tuple[tuple[int, int], ...] = tuple((int(dr), int(dc)) for dr, dc in MOVES)
+
+
+def step_one(state: State, world: int, action: int, params: Params) -> tuple[float, bool]:
+    """:func:`step` for world ``world`` alone, with a plain ``int`` action in ``0..3``.
+
+    Returns:
+        reward: ``float``; reached: ``bool``, the agent stands on its goal.
+    """
+    d_row, d_col = MOVE_PAIRS[action]
+    pos = state.pos[world]
+    row, col = pos.tolist()
+    r = params.view_radius
+    if not state.walls[world, row + d_row + r, col + d_col + r]:
+        row += d_row
+        col += d_col
+        pos[0] = row
+        pos[1] = col
+    reached = state.goal[world].tolist() == [row, col]
+    return (params.goal_reward if reached else params.step_reward), reached
+
+
+@dataclasses.dataclass(frozen=True)
+class Episode:
+    """Per-episode lookup tables of one world for :func:`observe_one`, built by :func:`episode`.
+
+    Attributes:
+        planes: ``(2, H + 2r, W + 2r)`` float32, the padded walls and a one-hot goal plane; the
+            view of an agent at unpadded ``(row, col)`` is ``planes[:, row:row+V, col:col+V]``.
+        directions: ``(H, W, 2)`` float32, ``goal_direction`` at every position.
+    """
+
+    planes: np.ndarray
+    directions: np.ndarray
+
+
+def episode(state: State, world: int, params: Params) -> Episode:
+    """The :class:`Episode` tables of world ``world``'s loaded scenario (rebuild after every :func:`load`)."""
+    r = params.view_radius
+    planes = np.zeros((2, *state.walls.shape[1:]), dtype=np.float32)
+    planes[0] = state.walls[world]
+    goal_row, goal_col = state.goal[world].tolist()
+    planes[1, goal_row + r, goal_col + r] = 1.0
+    rows, cols = np.indices((params.height, params.width), dtype=np.int64)
+    offsets = np.stack([goal_row - rows, goal_col - cols], axis=-1)  # (H, W, 2), as ``goal - pos`` in observe
+    return Episode(planes=planes, directions=offsets.astype(np.float32) / params.goal_scale)
+
+
+def observe_one(state: State, world: int, params: Params, tables: Episode) -> dict[str, np.ndarray]:
+    """:func:`observe` for world ``world`` alone: ``{"view": (2, V, V), "goal_direction": (2,)}`` float32 (fresh)."""
+    row, col = state.pos[world].tolist()
+    size = params.view_size
+    return {
+        "goal_direction": tables.directions[row, col].copy(),
+        "view": tables.planes[:, row : row + size, col : col + size].copy(),
+    }

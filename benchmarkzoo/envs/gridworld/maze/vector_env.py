@@ -71,10 +71,13 @@ class MazeVectorEnv(NativeVectorEnv):
         if self.render_mode is None:
             return None
         if self._renderer is None:
-            from benchmarkzoo.envs.gridworld.maze.render import MazeRenderer
-
-            self._renderer = MazeRenderer(self.params, "rgb_array", self.metadata["render_fps"])
+            self._renderer = self._make_renderer()
         return tuple(self._renderer.draw(self.state, i) for i in range(self.num_envs))
+
+    def _make_renderer(self):
+        from benchmarkzoo.envs.gridworld.maze.render import MazeRenderer
+
+        return MazeRenderer(self.params, "rgb_array", self.metadata["render_fps"])
 
     def close_extras(self, **kwargs: Any) -> None:
         if getattr(self, "_renderer", None) is not None:  # __del__ also runs after a failed __init__

@@ -1,0 +1,1 @@
+"""Grid worlds: MazeKeys-v0, the Maze with a locked door and its key."""

@@ -1,0 +1,203 @@
+"""``benchmarkzoo/MazeKeys-v0``: fetch a key to open the door to the goal (the Gymnasium single env)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.gridworld.maze.env import ACTION_NAMES, build_params
+from benchmarkzoo.envs.gridworld.maze_keys import sim
+from benchmarkzoo.envs.gridworld.maze_keys.generator import KeyDoorGenerator, MazeKeysScenario
+from benchmarkzoo.generators.base import Generator
+
+ENV_ID = "benchmarkzoo/MazeKeys-v0"
+#: One read-only ``(1,)`` int64 batch per action, so a single-env step allocates no action array.
+_ACTION_BATCHES = tuple(np.full(1, a, dtype=np.int64) for a in range(len(ACTION_NAMES)))
+for _batch in _ACTION_BATCHES:
+    _batch.setflags(write=False)
+
+
+def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> KeyDoorGenerator:
+    """Resolve the ``generator`` argument (a registered name or an instance) to a key-and-door generator."""
+    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+
+    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
+    if not isinstance(gen, KeyDoorGenerator):
+        raise ScenarioError(f"{ENV_ID} needs a key-and-door generator ('maze_keys/key_door'); got {gen!r}.")
+    return gen
+
+
+def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
+    """The single-world observation and action spaces."""
+    size = params.view_size
+    observation_space = spaces.Dict(
+        {
+            "view": spaces.Box(0.0, 1.0, shape=(len(sim.CHANNELS), size, size), dtype=np.float32),
+            "goal_direction": spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32),
+            "has_key": spaces.Box(0.0, 1.0, shape=(1,), dtype=np.float32),
+        }
+    )
+    return observation_space, spaces.Discrete(len(ACTION_NAMES))
+
+
+def check_scenario(scenario: Any, params: sim.Params) -> MazeKeysScenario:
+    """Raise :class:`ScenarioError` unless ``scenario`` is a key-and-door maze of this env's size."""
+    if not isinstance(scenario, MazeKeysScenario) or scenario.shape != (params.height, params.width):
+        raise ScenarioError(
+            f"{ENV_ID} was made for {params.height}x{params.width} MazeKeysScenario scenarios; options['scenario'] "
+            f"is {scenario!r:.80}. Make the env with a generator of that size, or pass a matching MazeKeysScenario."
+        )
+    return scenario
+
+
+class MazeKeysEnv(gym.Env):
+    """Fetch the key, open the locked door, reach the goal: a maze that needs memory.
+
+    ## Description
+
+    The Maze-v0 task (a grid maze, an egocentric window, a compass to the goal) with a locked
+    door on the way: every path from the start to the goal passes through the door, and the
+    door opens only once the agent has picked up the key, which lies somewhere on the start's
+    side. The compass points at the goal, not the key, and the key and door show only while
+    they are in view, so a good policy remembers where it saw them. Each reset draws a new
+    maze from any maze generator (``"maze/dfs"`` by default) and places the door on the
+    shortest start-goal path where it cuts the goal off, then the key.
+
+    ## Action Space
+
+    ``Discrete(4)``: 0 up, 1 right, 2 down, 3 left, as in Maze-v0. A move into a wall, or into
+    the door without the key, leaves the agent where it is.
+
+    ## Observation Space
+
+    ``Dict`` with
+
+    | Key | Space | Meaning |
+    |-----|-------|---------|
+    | ``view`` | ``Box(0, 1, (4, V, V), float32)``, ``V = 2r+1`` | walls, goal, key, locked door; each when in view |
+    | ``goal_direction`` | ``Box(-1, 1, (2,), float32)`` | ``(goal - position) / (height - 1, width - 1)`` |
+    | ``has_key`` | ``Box(0, 1, (1,), float32)`` | 1 once the key is picked up |
+
+    The agent is at the centre of the view; cells outside the map show as walls. The key shows
+    until it is picked up, the locked door until the key is held.
+
+    ## Rewards
+
+    ``goal_reward`` (1.0) on the step that reaches the goal, ``step_reward`` (-0.01) on every
+    other step; picking up the key pays nothing.
+
+    ## Episode End
+
+    * Termination: the agent reaches the goal (``info["is_success"]`` is ``True``).
+    * Truncation: ``max_episode_steps`` steps (300 in the registered spec).
+
+    ## Arguments
+
+    ```python
+    gym.make("benchmarkzoo/MazeKeys-v0", generator="maze_keys/key_door",
+             generator_kwargs={"maze": "maze/dfs", "maze_kwargs": {"height": 11, "width": 11, "min_goal_distance": 6}},
+             view_radius=2, step_reward=-0.01, goal_reward=1.0, render_mode=None)
+    ```
+
+    * ``generator_kwargs["maze"]``: any registered maze generator (``"maze/dfs"``,
+      ``"maze/rooms"``, ``"maze/obstacles"``), with its arguments in ``maze_kwargs``.
+    * ``reset(options={"scenario": s})`` plays the given ``MazeKeysScenario``.
+    * ``render_mode``: ``"rgb_array"`` or ``"human"`` (needs the ``render`` extra).
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The baseline
+    (``benchmarkzoo.envs.gridworld.maze_keys.baseline.KeyDoorPlanner``) walks a shortest path
+    to the key, through the door, to the goal: the fewest steps any policy can take.
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> import gymnasium as gym
+    >>> import benchmarkzoo
+    >>> env = gym.make("benchmarkzoo/MazeKeys-v0")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["view"].shape, obs["has_key"]
+    ((4, 5, 5), array([0.], dtype=float32))
+    >>> scenario = env.unwrapped.scenario
+    >>> scenario.key != scenario.door
+    True
+    >>> obs, reward, terminated, truncated, info = env.step(0)
+    >>> float(reward), terminated
+    (-0.01, False)
+    """
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
+
+    def __init__(
+        self,
+        generator: str | Generator = "maze_keys/key_door",
+        generator_kwargs: dict[str, Any] | None = None,
+        view_radius: int = 2,
+        step_reward: float = -0.01,
+        goal_reward: float = 1.0,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
+            )
+        self.generator = make_generator(generator, generator_kwargs)
+        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
+        self.observation_space, self.action_space = build_spaces(self.params)
+        self.reward_range = (min(step_reward, goal_reward), max(step_reward, goal_reward))
+        self.render_mode = render_mode
+        self.state = sim.init_state(self.params, 1)
+        self.scenario: MazeKeysScenario | None = None
+        self._renderer = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        scenario = (options or {}).get("scenario")
+        if scenario is None:
+            self.scenario = self.generator(self.np_random)
+        else:
+            self.scenario = check_scenario(scenario, self.params)
+        sim.load(self.state, 0, self.scenario, self.params)
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), {"is_success": False}
+
+    def step(self, action: Any):
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+        if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # in-range ints skip the generic check
+            check_action(ENV_ID, self.action_space, action)
+        rewards, reached = sim.step(self.state, _ACTION_BATCHES[int(action)], self.params)
+        success = bool(reached[0])
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(rewards[0]), success, False, {"is_success": success}
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        return {key: value[0] for key, value in sim.observe(self.state, self.params).items()}
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn(
+                f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
+            )
+            return None
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+        if self._renderer is None:
+            from benchmarkzoo.envs.gridworld.maze_keys.render import MazeKeysRenderer
+
+            self._renderer = MazeKeysRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+        return self._renderer.draw(self.state, 0)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
