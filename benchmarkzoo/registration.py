@@ -358,3 +358,25 @@ register(
     baseline=f"{_MAZE_KEYS}.baseline:KeyDoorPlanner",
     scenario_sets=("gridworld/maze-keys",),
 )
+
+_MAPF = "benchmarkzoo.envs.multiagent.mapf"
+
+register_generator("mapf/obstacles", f"{_MAPF}.generator:ObstacleMapGenerator")
+register_generator("mapf/maze", f"{_MAPF}.generator:MazeMapGenerator")
+register_generator("mapf/movingai", f"{_MAPF}.generator:MovingAIMapGenerator")
+
+register(
+    "benchmarkzoo/MAPF-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_MAPF}.env:MapfEnv",
+    vector_entry_point=f"{_MAPF}.vector_env:MapfVectorEnv",
+    max_episode_steps=128,
+    kwargs={
+        "generator": "mapf/obstacles",
+        "generator_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
+    },
+    description="Grid multi-agent pathfinding from partial views: every agent to its goal, conflicts blocked.",
+    baseline=f"{_MAPF}.baseline:PrioritizedPlanningPolicy",
+    scenario_sets=("multiagent/mapf",),
+)

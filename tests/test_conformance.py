@@ -14,6 +14,7 @@ from benchmarkzoo.testing import (
     check_env,
     check_generator,
     check_parallel_env,
+    check_parallel_vector_matches_single,
     check_pickle,
     check_vector_matches_single,
 )
@@ -67,7 +68,14 @@ def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
     if not env_spec.has_native_vector:
         pytest.skip(f"{env_spec.id} has no native vector env")
     if env_spec.kind not in SINGLE_KINDS:
-        pytest.skip(f"{env_spec.id} is {env_spec.kind!r}: Gymnasium has no sync vector form to compare with")
+        # Gymnasium has no sync vector form of a PettingZoo env: compare with separate ParallelEnvs.
+        if mode == AutoresetMode.SAME_STEP:
+            with pytest.raises(ValueError, match="supports autoreset_mode NEXT_STEP or DISABLED"):
+                benchmarkzoo.make_vec(env_spec.id, num_envs=2, autoreset_mode=mode)
+            return
+        summary = check_parallel_vector_matches_single(env_spec.id, num_envs=6, steps=400, seed=0, autoreset_mode=mode)
+        assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"
+        return
     num_envs = 16 if mode == AutoresetMode.NEXT_STEP else 8
     summary = check_vector_matches_single(env_spec.id, num_envs=num_envs, steps=1000, seed=0, autoreset_mode=mode)
     assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"

@@ -77,10 +77,13 @@ def test_committed_set_verifies(name):
 
 @pytest.mark.parametrize("name", SET_NAMES)
 def test_env_reset_plays_the_recorded_scenarios(name):
-    """gym.make(env, **split.env_kwargs()).reset(seed=s) plays exactly the scenario the set records for s."""
+    """make(env, **split.env_kwargs()).reset(seed=s) plays exactly the scenario the set records for s."""
     loaded = scenario_sets.load_set(name, REPO_SCENARIOS)
     for split in loaded.splits.values():
-        env = gym.make(loaded.env, **split.env_kwargs())
+        if registration.spec(loaded.env).kind in ("parallel", "moma"):
+            env = registration.make_parallel(loaded.env, **split.env_kwargs())
+        else:
+            env = gym.make(loaded.env, **split.env_kwargs())
         try:
             for seed in split.seeds:
                 env.reset(seed=seed)

@@ -12,7 +12,15 @@ that failed. None of these functions is named ``test_*``, so pytest never collec
 from benchmarkzoo.testing.env_checks import check_env
 from benchmarkzoo.testing.generator_checks import check_generator
 from benchmarkzoo.testing.parallel_checks import check_parallel_env
+from benchmarkzoo.testing.parallel_vector_checks import check_parallel_vector_matches_single
 from benchmarkzoo.testing.pickle_checks import check_pickle
 from benchmarkzoo.testing.vector_checks import check_vector_matches_single
 
-__all__ = ["check_env", "check_generator", "check_parallel_env", "check_pickle", "check_vector_matches_single"]
+__all__ = [
+    "check_env",
+    "check_generator",
+    "check_parallel_env",
+    "check_parallel_vector_matches_single",
+    "check_pickle",
+    "check_vector_matches_single",
+]

@@ -1,0 +1,342 @@
+"""``benchmarkzoo/MAPF-v0``: the PettingZoo ``ParallelEnv`` view on the MAPF simulator (a batch of one world)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, ScenarioError
+from benchmarkzoo.core.seeding import np_random
+from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.multiagent.mapf import sim
+from benchmarkzoo.envs.multiagent.mapf.generator import MapfGenerator, MapfScenario
+from benchmarkzoo.generators.base import Generator
+
+ENV_ID = "benchmarkzoo/MAPF-v0"
+ACTION_NAMES = sim.ACTION_NAMES
+#: Keys added to every present agent's info on the step its world's episode ends.
+METRIC_KEYS = ("success_rate", "cooperative_success", "makespan", "sum_of_costs")
+
+
+def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MapfGenerator:
+    """Resolve the ``generator`` argument (a registered name or an instance) to a MAPF generator."""
+    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+
+    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
+    if not isinstance(gen, MapfGenerator):
+        raise ScenarioError(f"{ENV_ID} needs a MAPF generator (e.g. 'mapf/obstacles'); got {gen!r}.")
+    return gen
+
+
+def build_params(generator: MapfGenerator, view_radius: int, step_reward: float, goal_reward: float) -> sim.Params:
+    """Validate the env arguments shared by the parallel and vector forms."""
+    if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 16:
+        raise ValueError(f"{ENV_ID}: view_radius must be an integer in [1, 16]; got {view_radius!r}.")
+    for name, value in (("step_reward", step_reward), ("goal_reward", goal_reward)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
+            raise ValueError(f"{ENV_ID}: {name} must be a finite number; got {value!r}.")
+    height, width = generator.shape
+    return sim.Params(height, width, generator.num_agents, view_radius, float(step_reward), float(goal_reward))
+
+
+def check_max_cycles(max_cycles: Any) -> int:
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
+        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
+    return int(max_cycles)
+
+
+def agent_names(num_agents: int) -> list[str]:
+    return [f"agent_{i}" for i in range(num_agents)]
+
+
+def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
+    """One agent's observation and action spaces."""
+    size = params.view_size
+    observation_space = spaces.Dict(
+        {
+            "goal_direction": spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32),
+            "view": spaces.Box(0.0, 1.0, shape=(sim.NUM_CHANNELS, size, size), dtype=np.float32),
+        }
+    )
+    return observation_space, spaces.Discrete(len(ACTION_NAMES))
+
+
+def check_scenario(scenario: Any, params: sim.Params) -> MapfScenario:
+    """Raise :class:`ScenarioError` unless ``scenario`` is a MAPF instance of this env's size and agent count."""
+    if (
+        not isinstance(scenario, MapfScenario)
+        or scenario.shape != (params.height, params.width)
+        or scenario.num_agents != params.num_agents
+    ):
+        raise ScenarioError(
+            f"{ENV_ID} was made for {params.height}x{params.width} maps with {params.num_agents} agents; "
+            f"options['scenario'] is {scenario!r:.80}. Make the env with a generator of that size, or pass a "
+            "matching MapfScenario."
+        )
+    return scenario
+
+
+class MapfEnv(ParallelEnv):
+    """Multi-agent pathfinding on a grid: every agent must reach its own goal without collisions.
+
+    ## Description
+
+    ``N`` agents share a grid map with obstacles; each has a start and a goal cell. Agents move
+    one cell per step, at the same time, and see only a square window around themselves, in
+    the spirit of POGEMA. Each reset draws a new instance from the scenario generator: open
+    maps with random obstacles (``"mapf/obstacles"``, the default), braided DFS mazes
+    (``"mapf/maze"``), or a fixed MovingAI ``.map`` file with fresh starts and goals
+    (``"mapf/movingai"``, ``generator_kwargs={"map_file": path}``). Starts and goals are
+    ``2N`` distinct free cells and every goal is reachable from its agent's start.
+
+    Moves are resolved together (see :mod:`benchmarkzoo.envs.multiagent.mapf.sim`):
+
+    * a move into an obstacle or off the map is a "stay";
+    * **vertex conflict**: of several agents moving into the same cell, the one with the lowest
+      index (``agent_0`` first) moves and the others stay; nobody moves into a cell whose agent stays;
+    * **edge (swap) conflict**: two agents that would trade cells both stay;
+    * reverted moves can cause new conflicts, so the rules are applied again until none is
+      left. Following an agent that moves away, and rotations of three or more, are allowed.
+
+    An agent that reaches its goal **disappears**: it is terminated on that step (its last
+    observation, reward and info are in the step's dicts) and is then removed from
+    ``env.agents`` and from the grid, so it no longer blocks anyone. The episode ends when
+    ``env.agents`` is empty.
+
+    ## Action Space
+
+    ``Discrete(5)`` per agent:
+
+    | Num | Action |
+    |-----|--------|
+    | 0   | stay |
+    | 1   | up (row - 1) |
+    | 2   | right (col + 1) |
+    | 3   | down (row + 1) |
+    | 4   | left (col - 1) |
+
+    ``step`` takes a dict with exactly one action per agent in ``env.agents``. An unknown name,
+    a missing agent or an agent that has already finished raises ``InvalidAgentError``; an
+    action outside ``Discrete(5)`` (float, out of range, array, ``None``) raises
+    ``InvalidActionError``. Nothing is clipped.
+
+    ## Observation Space
+
+    ``Dict`` per agent, ``V = 2r + 1``:
+
+    | Key | Space | Meaning |
+    |-----|-------|---------|
+    | ``view`` | ``Box(0, 1, (3, V, V), float32)`` | obstacles (off-map too), other agents, own goal |
+    | ``goal_direction`` | ``Box(-1, 1, (2,), float32)`` | ``(goal - position) / (height - 1, width - 1)`` |
+
+    The agent is at the centre of ``view``; channel 1 shows only agents still on the grid, and
+    channel 2 this agent's goal only when it lies inside the window.
+
+    ## Rewards
+
+    ``goal_reward`` (1.0) on the step an agent arrives, ``step_reward`` (-0.01) on every other
+    step it is on the grid.
+
+    ## Episode End
+
+    * Termination, per agent: the agent stands on its goal (``info["is_success"]`` is ``True``).
+    * Truncation: after ``max_cycles`` steps (128 in the registered spec) every remaining agent
+      is truncated.
+    * On the step the episode ends, every agent in the dicts also gets the episode's metrics:
+      ``success_rate`` (fraction of agents that arrived, individual success), ``cooperative_success``
+      (all arrived), ``makespan`` (step of the last arrival, or the episode length if some agent
+      did not arrive) and ``sum_of_costs`` (sum of arrival steps, the episode length for agents
+      that did not arrive).
+
+    ## Arguments
+
+    ```python
+    benchmarkzoo.make_parallel("benchmarkzoo/MAPF-v0", generator="mapf/obstacles",
+                               generator_kwargs={"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
+                               view_radius=5, step_reward=-0.01, goal_reward=1.0, max_cycles=128,
+                               render_mode=None)
+    ```
+
+    * ``generator``: a registered generator name (``"mapf/obstacles"``, ``"mapf/maze"``,
+      ``"mapf/movingai"``) or a ``MapfGenerator`` instance; ``generator_kwargs`` are its
+      arguments (map size, ``num_agents``, density or openings, ``map_file``).
+    * ``view_radius``: ``r``, how far each agent sees (POGEMA's ``obs_radius``).
+    * ``max_cycles``: the time limit, in steps.
+    * ``reset(options={"scenario": s})`` plays the given ``MapfScenario`` instead of drawing one.
+    * ``render_mode``: ``"rgb_array"`` or ``"human"`` (needs the ``render`` extra).
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The AEC form is
+    ``benchmarkzoo.make_aec("benchmarkzoo/MAPF-v0")`` (PettingZoo's ``parallel_to_aec``); the native
+    multi-world form is ``benchmarkzoo.make_vec("benchmarkzoo/MAPF-v0", num_envs)``
+    (:class:`~benchmarkzoo.envs.multiagent.mapf.vector_env.MapfVectorEnv`).
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> from benchmarkzoo.envs.multiagent.mapf.env import MapfEnv
+    >>> from benchmarkzoo.envs.multiagent.mapf.generator import ObstacleMapGenerator
+    >>> env = MapfEnv(generator=ObstacleMapGenerator(height=8, width=8, num_agents=2))
+    >>> observations, infos = env.reset(seed=0)
+    >>> env.agents
+    ['agent_0', 'agent_1']
+    >>> observations["agent_0"]["view"].shape
+    (3, 11, 11)
+    >>> observations, rewards, terminations, truncations, infos = env.step({"agent_0": 0, "agent_1": 0})
+    >>> rewards["agent_0"], terminations["agent_0"], infos["agent_0"]["is_success"]
+    (-0.01, False, False)
+    """
+
+    metadata = {"name": "mapf_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8, "is_parallelizable": True}
+
+    def __init__(
+        self,
+        generator: str | Generator = "mapf/obstacles",
+        generator_kwargs: dict[str, Any] | None = None,
+        view_radius: int = 5,
+        step_reward: float = -0.01,
+        goal_reward: float = 1.0,
+        max_cycles: int = 128,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
+            )
+        self.generator = make_generator(generator, generator_kwargs)
+        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.render_mode = render_mode
+        self.possible_agents = agent_names(self.params.num_agents)
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_space, self._action_space = build_spaces(self.params)
+        self.state_space = spaces.Box(0.0, 1.0, shape=(3, self.params.height, self.params.width), dtype=np.float32)
+        self.agents: list[str] = []
+        self.num_steps = 0
+        self.sim_state = sim.init_state(self.params, 1)
+        self.scenario: MapfScenario | None = None
+        self._rng: np.random.Generator | None = None
+        self._actions = np.zeros((1, self.params.num_agents), dtype=np.int64)
+        self._renderer = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """Every agent's observation space: one object, as PettingZoo requires."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """Every agent's action space: one object, so seeding it seeds every agent's samples."""
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None or self._rng is None:
+            self._rng = np_random(seed)
+        scenario = (options or {}).get("scenario")
+        self.scenario = check_scenario(scenario, self.params) if scenario is not None else self.generator(self._rng)
+        sim.load(self.sim_state, 0, self.scenario, self.params)
+        self.agents = list(self.possible_agents)
+        self.num_steps = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(self.agents), {agent: {"is_success": False} for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]):
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+        if not self.agents:
+            raise ResetNeededError(f"{ENV_ID}: every agent has finished; call reset() to start a new episode.")
+        self._check_agents(actions)
+        acting = list(self.agents)
+        for agent in acting:
+            action = actions[agent]
+            if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # plain ints skip the generic check
+                check_action(ENV_ID, self._action_space, action, who=f"agent {agent!r}")
+            self._actions[0, self._index[agent]] = action
+        rewards, arrived = sim.step(self.sim_state, self._actions, self.params)
+        self.num_steps += 1
+        limit = self.num_steps >= self.max_cycles
+        observations = self._observations(acting)
+        out_rewards, terminations, truncations, infos = {}, {}, {}, {}
+        for agent in acting:
+            i = self._index[agent]
+            done = bool(arrived[0, i])
+            out_rewards[agent] = float(rewards[0, i])
+            terminations[agent] = done
+            truncations[agent] = limit and not done
+            infos[agent] = {"is_success": done}
+        self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
+        if not self.agents:
+            metrics = sim.episode_metrics(self.sim_state)
+            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
+            for agent in acting:
+                infos[agent].update(summary)
+        if self.render_mode == "human":
+            self.render()
+        return observations, out_rewards, terminations, truncations, infos
+
+    def _check_agents(self, actions: Any) -> None:
+        if not isinstance(actions, dict):
+            raise InvalidAgentError(
+                f"{ENV_ID} expects a dict of actions keyed by agent name ({', '.join(self.agents)}); got "
+                f"{type(actions).__name__}. Build it as {{agent: action for agent in env.agents}}."
+            )
+        if len(actions) == len(self.agents) and all(agent in actions for agent in self.agents):
+            return
+        live = set(self.agents)
+        for name in actions:
+            if name not in live:
+                if name in self._index:
+                    raise InvalidAgentError(
+                        f"{ENV_ID}: agent {name!r} has already finished (reached its goal or was truncated) and is no "
+                        f"longer in env.agents; send actions only for env.agents ({', '.join(self.agents)})."
+                    )
+                raise InvalidAgentError(
+                    f"{ENV_ID}: unknown agent {name!r} in the action dict; the agents are {', '.join(self.agents)}. "
+                    "Send actions only for env.agents."
+                )
+        missing = [agent for agent in self.agents if agent not in actions]
+        raise InvalidAgentError(
+            f"{ENV_ID}: the action dict has no action for live agent(s) {', '.join(map(repr, missing))}; every agent "
+            "in env.agents must act (send 0 to stay)."
+        )
+
+    def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
+        batch = sim.observe(self.sim_state, self.params)
+        view, direction = batch["view"][0], batch["goal_direction"][0]
+        return {
+            agent: {"goal_direction": direction[self._index[agent]], "view": view[self._index[agent]]}
+            for agent in agents
+        }
+
+    def state(self) -> np.ndarray:
+        """The global state (PettingZoo's ``state()``): ``(3, H, W)`` float32 planes of obstacles, agents on
+        the grid and their goals; see ``state_space``."""
+        p, r = self.params, self.params.view_radius
+        planes = np.zeros((3, p.height, p.width), dtype=np.float32)
+        planes[0] = self.sim_state.walls[0, r : r + p.height, r : r + p.width]
+        planes[1] = self.sim_state.occupant[0, r : r + p.height, r : r + p.width] >= 0
+        active = self.sim_state.active[0]
+        planes[2, self.sim_state.goal[0, active, 0], self.sim_state.goal[0, active, 1]] = 1.0
+        return planes
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array'.")
+            return None
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+        if self._renderer is None:
+            from benchmarkzoo.envs.multiagent.mapf.render import MapfRenderer
+
+            self._renderer = MapfRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+        return self._renderer.draw(self.sim_state, 0)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None

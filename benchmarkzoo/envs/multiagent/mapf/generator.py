@@ -1,0 +1,228 @@
+"""MAPF scenarios and their generators: random obstacles, braided mazes, and MovingAI ``.map`` files."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import numpy as np
+
+from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
+from benchmarkzoo.core.scenario import Scenario
+from benchmarkzoo.generators.agents import components, sample_starts_goals
+from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.grids import dfs_maze, obstacle_field
+
+MAX_SIDE = 255
+MAX_AGENTS = 1024
+MAX_REDRAWS = 1000
+#: MovingAI terrain characters an agent may stand on (``.`` and ``G`` ground, ``S`` swamp).
+MOVINGAI_PASSABLE = frozenset(".GS")
+#: Every terrain character of the format (``@``/``O`` out of bounds, ``T`` trees, ``W`` water).
+MOVINGAI_TERRAIN = frozenset(".GS@OTW")
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class MapfScenario(Scenario):
+    """One MAPF instance: the map and every agent's start and goal.
+
+    Attributes:
+        walls: ``(height, width)`` bool, ``True`` for an obstacle.
+        starts: ``(num_agents, 2)`` int64, agent ``k``'s first ``(row, col)``.
+        goals: ``(num_agents, 2)`` int64, agent ``k``'s goal ``(row, col)``.
+
+    The ``2 * num_agents`` start and goal cells are distinct free cells and each goal lies in
+    its start's connected component (checked on construction).
+    """
+
+    kind = "mapf"
+
+    walls: np.ndarray
+    starts: np.ndarray
+    goals: np.ndarray
+
+    def __post_init__(self) -> None:
+        walls = np.array(self.walls, copy=True)
+        starts = np.array(self.starts, dtype=np.int64, copy=True)
+        goals = np.array(self.goals, dtype=np.int64, copy=True)
+        if walls.dtype != np.bool_ or walls.ndim != 2:
+            raise ScenarioError(
+                f"MapfScenario.walls must be a 2-D bool array; got dtype {walls.dtype}, shape {walls.shape}."
+            )
+        if starts.ndim != 2 or starts.shape[1:] != (2,) or starts.shape[0] < 1 or goals.shape != starts.shape:
+            raise ScenarioError(
+                "MapfScenario.starts and goals must both be (num_agents, 2) int arrays; "
+                f"got {starts.shape} and {goals.shape}."
+            )
+        height, width = walls.shape
+        cells = np.concatenate([starts, goals])
+        inside = (cells[:, 0] >= 0) & (cells[:, 0] < height) & (cells[:, 1] >= 0) & (cells[:, 1] < width)
+        if not inside.all() or walls[cells[:, 0], cells[:, 1]].any():
+            raise ScenarioError(f"MapfScenario: every start and goal must be a free cell inside the {walls.shape} map.")
+        flat = cells[:, 0] * width + cells[:, 1]
+        if np.unique(flat).size != flat.size:
+            raise ScenarioError("MapfScenario: the starts and goals must be 2 * num_agents distinct cells.")
+        label, _ = components(walls)
+        n = starts.shape[0]
+        unreachable = np.flatnonzero(label[flat[:n]] != label[flat[n:]])
+        if unreachable.size:
+            raise ScenarioError(f"MapfScenario: agent {int(unreachable[0])}'s goal is not reachable from its start.")
+        for array in (walls, starts, goals):
+            array.setflags(write=False)  # scenarios are values: their hash must not go stale
+        object.__setattr__(self, "walls", walls)
+        object.__setattr__(self, "starts", starts)
+        object.__setattr__(self, "goals", goals)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(height, width)`` of the map."""
+        return self.walls.shape
+
+    @property
+    def num_agents(self) -> int:
+        return int(self.starts.shape[0])
+
+
+def load_movingai_map(path: str | os.PathLike[str]) -> np.ndarray:
+    """Read a MovingAI benchmark ``.map`` file (https://movingai.com/benchmarks/formats.html).
+
+    The header is ``type octile``, ``height H``, ``width W``, ``map``, then ``H`` rows of ``W``
+    terrain characters. ``.``, ``G`` and ``S`` are passable; ``@``, ``O``, ``T`` and ``W`` are not.
+
+    Returns:
+        walls: ``(H, W)`` bool.
+    """
+    with open(path, encoding="ascii") as f:
+        lines = [line.rstrip("\r\n") for line in f]
+    header: dict[str, str] = {}
+    for index, line in enumerate(lines):
+        if line.strip() == "map":
+            body = index
+            break
+        key, _, value = line.strip().partition(" ")
+        header[key] = value.strip()
+    else:
+        raise ScenarioError(f"{path}: no 'map' line; a MovingAI .map file has a header 'type/height/width' then 'map'.")
+    try:
+        height, width = int(header["height"]), int(header["width"])
+    except (KeyError, ValueError):
+        raise ScenarioError(f"{path}: the header must give 'height H' and 'width W'; got {header}.") from None
+    rows = lines[body + 1 : body + 1 + height]
+    if len(rows) != height or any(len(row) != width for row in rows):
+        raise ScenarioError(f"{path}: expected {height} rows of {width} characters after 'map'.")
+    unknown = set("".join(rows)) - MOVINGAI_TERRAIN
+    if unknown:
+        raise ScenarioError(
+            f"{path}: unknown terrain characters {sorted(unknown)}; expected some of {sorted(MOVINGAI_TERRAIN)}."
+        )
+    return np.array([[ch not in MOVINGAI_PASSABLE for ch in row] for row in rows], dtype=bool)
+
+
+class MapfGenerator(Generator):
+    """Shared part of MAPF generators: map size, number of agents, start and goal placement."""
+
+    scenario_type = MapfScenario
+
+    def __init__(self, height: int, width: int, num_agents: int):
+        self.height = self._check_int_range("height", height, 2, MAX_SIDE)
+        self.width = self._check_int_range("width", width, 2, MAX_SIDE)
+        self.num_agents = self._check_int_range(
+            "num_agents", num_agents, 1, min(MAX_AGENTS, self.height * self.width // 2)
+        )
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(height, width)`` of every map this generator draws."""
+        return (self.height, self.width)
+
+    def _walls(self, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def __call__(self, rng: np.random.Generator) -> MapfScenario:
+        for _ in range(MAX_REDRAWS):
+            walls = self._walls(rng)
+            placed = sample_starts_goals(rng, walls, self.num_agents)
+            if placed is not None:
+                return MapfScenario(walls=walls, starts=placed[0], goals=placed[1])
+        raise GeneratorArgumentError(
+            f"{self!r} found no map with room for {self.num_agents} agents' starts and goals in {MAX_REDRAWS} draws. "
+            "Use fewer agents, a larger map or fewer obstacles."
+        )
+
+
+class ObstacleMapGenerator(MapfGenerator):
+    """Open maps with independent random obstacles (POGEMA's ``random`` maps).
+
+    Args:
+        height: rows, 2..255.
+        width: columns, 2..255.
+        num_agents: 1..min(1024, height * width / 2).
+        density: probability that a cell is an obstacle, 0..0.5.
+    """
+
+    def __init__(self, height: int = 16, width: int = 16, num_agents: int = 8, density: float = 0.2):
+        super().__init__(height, width, num_agents)
+        self.density = self._check_float_range("density", density, 0.0, 0.5)
+
+    def _walls(self, rng: np.random.Generator) -> np.ndarray:
+        return obstacle_field(rng, self.height, self.width, self.density)
+
+
+class MazeMapGenerator(MapfGenerator):
+    """Depth-first-search mazes with some inner walls knocked out (a braided maze).
+
+    A perfect maze has one path between any two cells, so two agents meeting in a corridor
+    could never pass; ``openings`` is the probability that each inner wall between two
+    corridor cells is removed, adding loops (0 keeps the perfect maze).
+
+    Args:
+        height: rows, odd, 5..255.
+        width: columns, odd, 5..255.
+        num_agents: 1..(free cells of the maze) / 2.
+        openings: probability of removing each removable inner wall, 0..1.
+    """
+
+    def __init__(self, height: int = 17, width: int = 17, num_agents: int = 8, openings: float = 0.2):
+        self._check_int_range("height", height, 5, MAX_SIDE, odd=True)
+        self._check_int_range("width", width, 5, MAX_SIDE, odd=True)
+        maze_cells = ((height - 1) // 2) * ((width - 1) // 2)
+        self._check_int_range("num_agents", num_agents, 1, (2 * maze_cells - 1) // 2)  # a perfect maze's free cells
+        super().__init__(height, width, num_agents)
+        self.openings = self._check_float_range("openings", openings, 0.0, 1.0)
+        rows, cols = np.indices((height, width))
+        inner = (rows > 0) & (rows < height - 1) & (cols > 0) & (cols < width - 1)
+        # walls between two maze cells: odd row & even col (left/right) or even row & odd col (up/down)
+        self._removable = np.flatnonzero((inner & ((rows % 2) != (cols % 2))).ravel())
+
+    def _walls(self, rng: np.random.Generator) -> np.ndarray:
+        walls = dfs_maze(rng, self.height, self.width)
+        knock = rng.random(self._removable.size) < self.openings  # one uniform per removable wall, always
+        walls.ravel()[self._removable[knock]] = False
+        return walls
+
+
+class MovingAIMapGenerator(MapfGenerator):
+    """A fixed map read from a MovingAI ``.map`` file, with fresh starts and goals each draw.
+
+    The file is read once, here; scenarios carry the map itself, so their hashes depend on
+    the map's content, never on the path.
+
+    Args:
+        map_file: path of a MovingAI ``.map`` file (see :func:`load_movingai_map`).
+        num_agents: 1..(free cells) / 2.
+    """
+
+    def __init__(self, map_file: str, num_agents: int = 8):
+        if not isinstance(map_file, str | os.PathLike) or not os.path.isfile(map_file):
+            raise GeneratorArgumentError(
+                f"map_file must be the path of an existing MovingAI .map file; got {map_file!r}."
+            )
+        self.map_file = os.fspath(map_file)
+        self._map = load_movingai_map(self.map_file)
+        self._map.setflags(write=False)
+        free = int((~self._map).sum())
+        self._check_int_range("num_agents", num_agents, 1, max(free // 2, 1))
+        super().__init__(self._map.shape[0], self._map.shape[1], num_agents)
+
+    def _walls(self, rng: np.random.Generator) -> np.ndarray:
+        return self._map.copy()

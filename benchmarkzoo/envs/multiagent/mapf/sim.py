@@ -1,0 +1,276 @@
+"""The MAPF simulator: ``B`` worlds of ``N`` agents in batched numpy, shared by every view.
+
+The ParallelEnv is a batch of one world, the native vector env a batch of ``B``; the rules below
+exist once.
+
+Rules of a step (every world at once):
+
+1. Each active agent proposes a target cell: its cell plus the move of its action
+   (``0`` stay, ``1`` up, ``2`` right, ``3`` down, ``4`` left). A move into an obstacle or off
+   the map becomes "stay".
+2. Conflicts are resolved by reverting moves to "stay", repeated until no conflict is left
+   (at most ``N`` rounds, since each round reverts at least one move):
+
+   * **vertex**: a moving agent whose target is the cell of an agent that stays is reverted;
+     of several moving agents with the same target, the one with the lowest index moves
+     and the later ones are reverted;
+   * **edge (swap)**: two agents that would trade cells are both reverted.
+
+   Following (moving into a cell its agent leaves in the same step) and rotations of three or
+   more agents are allowed. The result does not depend on the order of any action dict.
+3. An agent that now stands on its goal has arrived: it gets ``goal_reward``, is terminated
+   and is removed from the grid at the end of the step, so it no longer blocks anyone (the
+   POGEMA "disappear" convention). Every other active agent gets ``step_reward``.
+
+Arrays are updated in place; the occupancy board (``occupant``) is kept incrementally, not
+rebuilt, so a step costs ``O(B * N)`` plus the observation gather.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+
+from benchmarkzoo.envs.multiagent.mapf.generator import MapfScenario
+from benchmarkzoo.generators.grids import MOVES
+
+#: Moves in action order: stay, up, right, down, left, as (d_row, d_col).
+ACTION_MOVES = np.concatenate([np.zeros((1, 2), dtype=np.int64), MOVES])
+ACTION_NAMES = ("stay", "up", "right", "down", "left")
+NUM_CHANNELS = 3  # obstacles, other agents, own goal
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Constants of one env instance.
+
+    Attributes:
+        height: map rows (every world in a batch has the same map size).
+        width: map columns.
+        num_agents: ``N``, agents per world.
+        view_radius: each agent sees the ``(2r+1, 2r+1)`` square around itself.
+        step_reward: reward of an active agent on a step it does not arrive.
+        goal_reward: reward of the step an agent arrives at its goal.
+    """
+
+    height: int
+    width: int
+    num_agents: int
+    view_radius: int = 5
+    step_reward: float = -0.01
+    goal_reward: float = 1.0
+
+    @property
+    def view_size(self) -> int:
+        return 2 * self.view_radius + 1
+
+    @property
+    def padded_shape(self) -> tuple[int, int]:
+        r = self.view_radius
+        return (self.height + 2 * r, self.width + 2 * r)
+
+    @property
+    def padded_cells(self) -> int:
+        rows, cols = self.padded_shape
+        return rows * cols
+
+    @functools.cached_property
+    def deltas(self) -> np.ndarray:
+        """``(5,)`` int64 change of the padded flat index for each action."""
+        cols = self.padded_shape[1]
+        deltas = ACTION_MOVES[:, 0] * cols + ACTION_MOVES[:, 1]
+        deltas.setflags(write=False)
+        return deltas
+
+    @functools.cached_property
+    def window(self) -> np.ndarray:
+        """``(V * V,)`` int64 offsets of the view window's cells from its top-left cell, row-major."""
+        offsets = np.arange(self.view_size, dtype=np.int64)
+        window = (offsets[:, None] * self.padded_shape[1] + offsets[None, :]).ravel()
+        window.setflags(write=False)
+        return window
+
+    @functools.cached_property
+    def goal_scale(self) -> np.ndarray:
+        """``(2,)`` float32 divisor of ``goal - pos`` in the observation."""
+        scale = np.array([max(self.height - 1, 1), max(self.width - 1, 1)], dtype=np.float32)
+        scale.setflags(write=False)
+        return scale
+
+
+@dataclasses.dataclass
+class State:
+    """Mutable state of ``B`` worlds of ``N`` agents.
+
+    Attributes:
+        walls: ``(B, H + 2r, W + 2r)`` bool, maps padded with ``r`` obstacle cells on every side.
+        occupant: ``(B, H + 2r, W + 2r)`` int64, ``world * N + agent`` of the active agent on
+            each padded cell, ``-1`` where none.
+        pos: ``(B, N, 2)`` int64, agent ``(row, col)`` (unpadded); frozen once an agent is removed.
+        goal: ``(B, N, 2)`` int64, goal ``(row, col)``.
+        active: ``(B, N)`` bool, the agent is on the grid (has not arrived).
+        arrival: ``(B, N)`` int64, the step on which the agent arrived (``1`` = first step), ``-1`` before.
+        time: ``(B,)`` int64, steps since each world's load.
+    """
+
+    walls: np.ndarray
+    occupant: np.ndarray
+    pos: np.ndarray
+    goal: np.ndarray
+    active: np.ndarray
+    arrival: np.ndarray
+    time: np.ndarray
+
+
+def init_state(params: Params, num_worlds: int) -> State:
+    """An all-obstacle, agent-less batch; every world must be :func:`load`-ed before it is stepped."""
+    n = params.num_agents
+    return State(
+        walls=np.ones((num_worlds, *params.padded_shape), dtype=bool),
+        occupant=np.full((num_worlds, *params.padded_shape), -1, dtype=np.int64),
+        pos=np.zeros((num_worlds, n, 2), dtype=np.int64),
+        goal=np.zeros((num_worlds, n, 2), dtype=np.int64),
+        active=np.zeros((num_worlds, n), dtype=bool),
+        arrival=np.full((num_worlds, n), -1, dtype=np.int64),
+        time=np.zeros(num_worlds, dtype=np.int64),
+    )
+
+
+def load(state: State, world: int, scenario: MapfScenario, params: Params) -> None:
+    """Write ``scenario`` into world ``world``: map, agents at their starts, clocks at zero."""
+    r, n = params.view_radius, params.num_agents
+    state.walls[world, r : r + params.height, r : r + params.width] = scenario.walls
+    state.occupant[world] = -1
+    state.occupant[world, scenario.starts[:, 0] + r, scenario.starts[:, 1] + r] = world * n + np.arange(n)
+    state.pos[world] = scenario.starts
+    state.goal[world] = scenario.goals
+    state.active[world] = True
+    state.arrival[world] = -1
+    state.time[world] = 0
+
+
+@functools.lru_cache(maxsize=64)
+def _world_starts(num_worlds: int, cells: int) -> np.ndarray:
+    """``(B, 1)`` int64 flat index of each world's first padded cell (cached: a step builds no ``arange``)."""
+    starts = (np.arange(num_worlds, dtype=np.int64) * cells)[:, None]
+    starts.setflags(write=False)
+    return starts
+
+
+def _padded_flat(state: State, params: Params) -> np.ndarray:
+    """``(B, N)`` int64 index into ``walls.ravel()`` of each agent's window's top-left cell.
+
+    That is the padded cell ``(row, col)``; the agent itself sits at ``(row + r, col + r)``.
+    """
+    num_worlds = state.pos.shape[0]
+    cols = params.padded_shape[1]
+    return _world_starts(num_worlds, params.padded_cells) + state.pos[..., 0] * cols + state.pos[..., 1]
+
+
+def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray]:
+    """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
+
+    Args:
+        actions: ``(B, N)`` int64, validated for active agents (``0..4``); entries of inactive
+            agents are ignored, whatever they hold.
+
+    Returns:
+        rewards: ``(B, N)`` float64, ``0.0`` for agents that were not active.
+        arrived: ``(B, N)`` bool, the agents that arrived (and were removed) on this step.
+    """
+    r, cols = params.view_radius, params.padded_shape[1]
+    active = state.active
+    walls, occupant = state.walls.ravel(), state.occupant.ravel()
+    actions = np.where(active, actions, 0).ravel()  # (B*N,) inactive agents stay, whatever they sent
+    cur = (_padded_flat(state, params) + (r * cols + r)).ravel()  # (B*N,) padded flat cell of every agent
+    proposed = cur + params.deltas[actions]
+    go = active.ravel() & ~walls[proposed]
+    movers = np.flatnonzero(go)  # global agent ids (world * N + agent), ascending
+    target = cur.copy()
+    target[movers] = proposed[movers]
+    while movers.size:  # each round reverts at least one move in every world that still has a conflict
+        t, c = target[movers], cur[movers]
+        other = occupant[t]  # (M,) the agent now on each target cell, -1 where none
+        has_other = other >= 0
+        blocked = np.zeros(movers.size, dtype=bool)
+        o = other[has_other]
+        # the occupant stays, or the occupant moves onto this agent's cell (a swap)
+        blocked[has_other] = (target[o] == cur[o]) | (target[o] == c[has_other])
+        _, first = np.unique(t, return_index=True)  # movers are ascending: first = lowest index per cell
+        lose = np.ones(movers.size, dtype=bool)
+        lose[first] = False
+        lose |= blocked
+        if not lose.any():
+            break
+        target[movers[lose]] = c[lose]
+        movers = movers[~lose]
+    moved = movers  # every remaining mover moves
+    occupant[cur[moved]] = -1
+    occupant[target[moved]] = moved
+    pos = state.pos.reshape(-1, 2)
+    pos[moved] += ACTION_MOVES[actions[moved]]
+    at_goal = np.logical_and(state.pos[..., 0] == state.goal[..., 0], state.pos[..., 1] == state.goal[..., 1])
+    arrived = active & at_goal
+    rewards = np.where(arrived, params.goal_reward, np.where(active, params.step_reward, 0.0))
+    state.time += 1
+    if arrived.any():
+        gone = np.flatnonzero(arrived.ravel())
+        occupant[target[gone]] = -1
+        active[arrived] = False
+        state.arrival[arrived] = np.broadcast_to(state.time[:, None], arrived.shape)[arrived]
+    return rewards, arrived
+
+
+def observe(state: State, params: Params, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Egocentric observations of every agent of every world (fresh arrays, safe to keep).
+
+    Args:
+        mask: ``(B, N)`` bool; agents outside it get all-zero observations (``None``: every agent).
+
+    Returns:
+        ``{"goal_direction": (B, N, 2) float32, "view": (B, N, 3, V, V) float32}``. View
+        channel 0: obstacles (outside the map counts as obstacle); 1: other active agents;
+        2: this agent's goal, if within the window. The agent is at the centre.
+        ``goal_direction`` is ``(goal - pos) / (H - 1, W - 1)``, in ``[-1, 1]``.
+    """
+    num_worlds, n = state.active.shape
+    size, r = params.view_size, params.view_radius
+    area = size * size
+    cells = _padded_flat(state, params)[..., None] + params.window  # (B, N, V*V)
+    view = np.empty((num_worlds, n, NUM_CHANNELS, area), dtype=np.float32)
+    view[:, :, 0] = state.walls.ravel()[cells]
+    view[:, :, 1] = state.occupant.ravel()[cells] >= 0
+    view[:, :, 1, r * size + r] = 0.0  # the agent itself (or, once removed, nobody)
+    view[:, :, 2] = 0.0
+    offset = state.goal - state.pos  # (B, N, 2)
+    d_row, d_col = offset[..., 0], offset[..., 1]
+    seen = np.nonzero((np.abs(d_row) <= r) & (np.abs(d_col) <= r))
+    view[seen[0], seen[1], 2, (d_row[seen] + r) * size + d_col[seen] + r] = 1.0
+    direction = offset.astype(np.float32) / params.goal_scale
+    if mask is not None and not mask.all():
+        view[~mask] = 0.0
+        direction[~mask] = 0.0
+    return {"goal_direction": direction, "view": view.reshape(num_worlds, n, NUM_CHANNELS, size, size)}
+
+
+def episode_metrics(state: State) -> dict[str, np.ndarray]:
+    """POGEMA's episode metrics of every world, as of now (read them when an episode ends).
+
+    Returns:
+        ``success_rate`` ``(B,)`` float64: fraction of agents that arrived (individual success);
+        ``cooperative_success`` ``(B,)`` bool: every agent arrived;
+        ``makespan`` ``(B,)`` int64: the step the last agent arrived, or the episode length if
+        some agent did not; ``sum_of_costs`` ``(B,)`` int64: the sum over agents of their arrival
+        step, the episode length for agents that did not arrive.
+    """
+    arrived = state.arrival >= 0  # (B, N)
+    cost = np.where(arrived, state.arrival, state.time[:, None])
+    everyone = arrived.all(axis=1)
+    return {
+        "success_rate": arrived.mean(axis=1),
+        "cooperative_success": everyone,
+        "makespan": np.where(everyone, cost.max(axis=1), state.time),
+        "sum_of_costs": cost.sum(axis=1),
+    }

@@ -1,0 +1,255 @@
+"""The native multi-agent vector base: ``B`` worlds of ``N`` agents in one batched simulator.
+
+The sibling of :class:`benchmarkzoo.vector.base.NativeVectorEnv` for PettingZoo ``ParallelEnv``
+kinds (``parallel`` and ``moma``). It keeps the same contracts, and shares their helpers:
+
+* **seeding**: world ``i`` has its own ``numpy.random.Generator``, seeded like the ParallelEnv's
+  ``reset(seed=s + i)``; an autoreset redraws world ``i`` from it, as the ParallelEnv's next
+  unseeded ``reset()`` would. So world ``i`` of a native vector rollout equals a ParallelEnv
+  seeded ``s + i`` stepped with the same actions, bit for bit (tests prove it per env).
+* **time limit**: ``max_cycles`` steps per world, counted as the ParallelEnv counts them: on the
+  ``max_cycles``-th step every agent still alive is truncated.
+* **infos**: dicts of arrays with ``_key`` masks of shape ``(B,)``, written with
+  :func:`benchmarkzoo.vector.base.merge_info`.
+
+The batched API, with agents in ``possible_agents`` order on axis 1:
+
+* ``actions``: ``(B, N, ...)``, one entry per agent slot; entries of agents that are not
+  :attr:`active` are ignored (they need not even be valid).
+* ``observations``: ``(B, N, ...)`` (a dict of such arrays for ``Dict`` spaces); entries of agents
+  outside ``infos["present"]`` are zeros.
+* ``rewards``: ``(B, N)`` float64 (``(B, N, k)`` for ``moma``); ``terminations``, ``truncations``:
+  ``(B, N)`` bool. An agent's entries are meaningful where ``infos["present"]`` is set, exactly the
+  agents the ParallelEnv would put in its output dicts; elsewhere they are ``0`` / ``False``.
+* ``infos["active"]``: ``(B, N)`` bool, the agents alive after this step, the ParallelEnv's
+  ``env.agents``: they are the ones whose actions the next step reads. Also :attr:`active`.
+* ``infos["present"]``: ``(B, N)`` bool, the agents in this step's outputs: those that acted
+  (including any that terminated or were truncated on it), or every agent of a world just reset.
+
+A world's episode ends when it has no active agent left (every agent terminated or truncated).
+
+Autoreset: ``NEXT_STEP`` (the default) and ``DISABLED``. ``NEXT_STEP`` is the natural loop of a
+PettingZoo user (the last observation of each agent arrives with its termination; the step after
+a world ends is that world's reset step, with zero rewards, its actions ignored). ``DISABLED``
+refuses to step while a world has ended; reset those worlds with
+``reset(options={"reset_mask": ended})``. ``SAME_STEP`` is not offered: it would need a per-world,
+per-agent ``final_obs`` in infos for no gain over ``NEXT_STEP`` in a multi-agent loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from benchmarkzoo.core.errors import ResetNeededError
+from benchmarkzoo.core.seeding import np_random, world_seeds
+from benchmarkzoo.vector.base import merge_info
+
+SUPPORTED_AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED)
+
+
+def check_reset_mask(env_id: str, mask: Any, num_envs: int, has_reset: bool) -> np.ndarray:
+    """``options["reset_mask"]`` validated as in :class:`NativeVectorEnv`: a ``(num_envs,)`` bool array."""
+    if mask is None:
+        return np.ones(num_envs, dtype=bool)
+    if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (num_envs,)):
+        raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({num_envs},); got {mask!r}.")
+    if not mask.any():
+        raise ValueError("options['reset_mask'] selects no world; pass at least one True, or no mask to reset all.")
+    if not has_reset and not mask.all():
+        raise ResetNeededError(f"{env_id}: the first reset must reset every world; drop reset_mask.")
+    return mask
+
+
+class NativeMultiAgentVectorEnv:
+    """Base class of benchmarkzoo's native multi-agent vector envs (``num_envs`` worlds of ``N`` agents).
+
+    Subclasses set the spaces (``single_observation_space`` and ``single_action_space`` per
+    agent; ``observation_space`` and ``action_space`` batched to ``(B, N, ...)``) after calling
+    this ``__init__``, and implement :meth:`_load_worlds`, :meth:`_step_worlds`,
+    :meth:`_observe` and :meth:`_end_info`.
+
+    Args:
+        num_envs: ``B``, number of worlds.
+        possible_agents: the ParallelEnv's ``possible_agents``; their order is the agent axis.
+        max_cycles: truncate every alive agent after this many steps (``None``: never).
+        autoreset_mode: ``NEXT_STEP`` (default) or ``DISABLED``.
+        render_mode: as in the ParallelEnv.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    env_id = "benchmarkzoo"
+
+    def __init__(
+        self,
+        num_envs: int,
+        possible_agents: list[str],
+        max_cycles: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        if not isinstance(num_envs, int | np.integer) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
+        valid_limit = isinstance(max_cycles, int | np.integer) and not isinstance(max_cycles, bool) and max_cycles >= 1
+        if max_cycles is not None and not valid_limit:
+            raise ValueError(f"max_cycles must be a positive integer or None; got {max_cycles!r}.")
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in SUPPORTED_AUTORESET_MODES:
+            raise ValueError(
+                f"{self.env_id}: the multi-agent vector form supports autoreset_mode NEXT_STEP or DISABLED; got "
+                f"{mode.value!r}. Use NEXT_STEP (final observations come with each agent's termination)."
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
+            )
+        self.num_envs = int(num_envs)
+        self.possible_agents = list(possible_agents)
+        self.num_agents = len(self.possible_agents)
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.render_mode = render_mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
+        self._elapsed = np.zeros(self.num_envs, dtype=np.int64)  # steps since each world's reset
+        self._ended = np.zeros(self.num_envs, dtype=bool)  # the world's episode ended on the last step
+        self._active = np.zeros((self.num_envs, self.num_agents), dtype=bool)
+        self._has_reset = False
+        self.closed = False
+
+    # ---- hooks --------------------------------------------------------------------------------
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        """Draw a scenario for each world in ``worlds`` from :meth:`world_rng` and load it (all agents alive).
+
+        Returns:
+            the reset info as a dict of ``(B, ...)`` arrays; only entries at ``worlds`` are read.
+        """
+        raise NotImplementedError
+
+    def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """Validate the actions of the ``acting`` ``(B, N)`` agents and advance every world one step.
+
+        Entries of agents outside ``acting`` must be ignored (neither validated nor applied).
+
+        Returns:
+            rewards ``(B, N)`` (or ``(B, N, k)``) float64, zero outside ``acting``; terminated
+            ``(B, N)`` bool, ``False`` outside ``acting``; the step info as a dict of ``(B, ...)`` arrays.
+        """
+        raise NotImplementedError
+
+    def _observe(self, present: np.ndarray) -> Any:
+        """Observations of every agent slot, fresh, laid out like ``observation_space``; zero outside ``present``."""
+        raise NotImplementedError
+
+    def _end_info(self) -> dict[str, np.ndarray]:
+        """Episode-end info (metrics) as a dict of ``(B, ...)`` arrays; read for the worlds whose episode just ended."""
+        return {}
+
+    # ---- the batched contract ----------------------------------------------------------------
+
+    @property
+    def active(self) -> np.ndarray:
+        """``(B, N)`` bool, the agents alive now (each world's ``env.agents``); read-only view."""
+        view = self._active.view()
+        view.setflags(write=False)
+        return view
+
+    @property
+    def elapsed(self) -> np.ndarray:
+        """``(B,)`` int64, steps since each world's reset; read-only view."""
+        view = self._elapsed.view()
+        view.setflags(write=False)
+        return view
+
+    def world_rng(self, world: int) -> np.random.Generator:
+        """World ``world``'s generator (created from OS entropy on first use if never seeded)."""
+        rng = self._rngs[world]
+        if rng is None:
+            rng = self._rngs[world] = np_random(None)
+        return rng
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
+        seeds = world_seeds(seed, self.num_envs)
+        options = dict(options) if options else {}
+        mask = check_reset_mask(self.env_id, options.pop("reset_mask", None), self.num_envs, self._has_reset)
+        worlds = np.flatnonzero(mask)
+        for i in worlds:
+            if seeds[i] is not None:
+                self._rngs[i] = np_random(seeds[i])
+        info = self._load_worlds(worlds, options or None)
+        self._elapsed[worlds] = 0
+        self._ended[worlds] = False
+        self._active[worlds] = True
+        self._has_reset = True
+        present = self._active.copy()
+        infos = merge_info({}, info, mask)
+        return self._observe(present), self._masks(infos, present)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every world's active agents; ended worlds are reset according to ``autoreset_mode``."""
+        if not self._has_reset:
+            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
+        mode = self.metadata["autoreset_mode"]
+        if mode == AutoresetMode.DISABLED and self._ended.any():
+            raise ResetNeededError(
+                f"{self.env_id}: worlds {np.flatnonzero(self._ended).tolist()} have ended and autoreset is "
+                "DISABLED; call reset(options={'reset_mask': ended}) before stepping them."
+            )
+        acting = self._active.copy()  # (B, N)
+        rewards, terminated, step_info = self._step_worlds(actions, acting)
+        self._elapsed += 1
+        if self.max_cycles is None:
+            truncated = np.zeros_like(acting)
+        else:
+            truncated = acting & ~terminated & (self._elapsed >= self.max_cycles)[:, None]
+        active = acting & ~terminated & ~truncated
+        ended = acting.any(axis=1) & ~active.any(axis=1)  # (B,) worlds whose episode ended on this step
+        present = acting.copy()
+        infos = merge_info({}, step_info, ~self._ended)
+        if ended.any():
+            merge_info(infos, self._end_info(), ended)
+        resetting = self._ended  # NEXT_STEP: worlds that ended on the previous step
+        if resetting.any():
+            worlds = np.flatnonzero(resetting)
+            merge_info(infos, self._load_worlds(worlds, None), resetting)
+            rewards[worlds] = 0.0
+            terminated[worlds] = False
+            truncated[worlds] = False
+            self._elapsed[worlds] = 0
+            active[worlds] = True
+            present[worlds] = True
+        self._active = active
+        self._ended = ended
+        return self._observe(present), rewards, terminated, truncated, self._masks(infos, present)
+
+    def _masks(self, infos: dict[str, Any], present: np.ndarray) -> dict[str, Any]:
+        everywhere = np.ones(self.num_envs, dtype=bool)
+        infos["active"], infos["_active"] = self._active.copy(), everywhere
+        infos["present"], infos["_present"] = present, everywhere.copy()
+        return infos
+
+    def render(self) -> Any:
+        return None
+
+    def close(self, **kwargs: Any) -> None:
+        """Release resources (renderers); safe to call twice."""
+        if not self.closed:
+            self.close_extras(**kwargs)
+        self.closed = True
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Subclasses release their own resources here."""
+
+    def __enter__(self) -> NativeMultiAgentVectorEnv:
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.env_id}, num_envs={self.num_envs}, num_agents={self.num_agents})"
