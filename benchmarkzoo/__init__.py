@@ -6,6 +6,7 @@
 True
 """
 
+from benchmarkzoo import catalogue  # noqa: F401  (registers the built-in envs)
 from benchmarkzoo.registration import (
     EnvSpec,
     list_envs,

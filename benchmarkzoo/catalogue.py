@@ -1,0 +1,118 @@
+"""The built-in catalogue: every env and generator benchmarkzoo ships, registered on ``import benchmarkzoo``.
+
+Registration records names and entry-point strings only; no env module is imported here.
+Adding an env means adding its ``register`` call below (and its scenario sets under
+``scenarios/``); every test, suite and CLI listing then picks it up from the registry.
+"""
+
+from benchmarkzoo.registration import register, register_generator
+
+_MAZE = "benchmarkzoo.envs.gridworld.maze"
+
+register_generator("maze/dfs", f"{_MAZE}.generator:DFSMazeGenerator")
+register_generator("maze/obstacles", f"{_MAZE}.generator:ObstacleMapGenerator")
+register_generator("maze/rooms", f"{_MAZE}.generator:RoomsGenerator")
+
+register(
+    "benchmarkzoo/Maze-v0",
+    kind="single",
+    family="gridworld",
+    entry_point=f"{_MAZE}.env:MazeEnv",
+    vector_entry_point=f"{_MAZE}.vector_env:MazeVectorEnv",
+    max_episode_steps=200,
+    kwargs={"generator": "maze/dfs", "generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4}},
+    description="Reach the goal of a procedurally generated grid maze from an egocentric partial view.",
+    baseline=f"{_MAZE}.baseline:ShortestPathPolicy",
+    scenario_sets=("gridworld/maze", "gridworld/maze-obstacles", "gridworld/maze-rooms"),
+)
+
+_TREASURE = "benchmarkzoo.envs.gridworld.treasure"
+
+register_generator("treasure/seabed", f"{_TREASURE}.generator:SeabedGenerator")
+register_generator("treasure/classic", f"{_TREASURE}.generator:ClassicGenerator")
+
+register(
+    "benchmarkzoo/MO-Treasure-v0",
+    kind="mo",
+    family="gridworld",
+    entry_point=f"{_TREASURE}.env:TreasureEnv",
+    vector_entry_point=f"{_TREASURE}.vector_env:TreasureVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "treasure/seabed", "generator_kwargs": {"height": 11, "width": 11}},
+    extras=("mo",),
+    description="Deep-sea treasure on generated seabeds: treasure value vs time, with an exact Pareto front.",
+    baseline=f"{_TREASURE}.baseline:LinearWeightPlanner",
+    scenario_sets=("gridworld/treasure",),
+)
+
+_QUAD = "benchmarkzoo.envs.control.quadrotor"
+
+register_generator("quadrotor/hover", f"{_QUAD}.generator:HoverGenerator")
+register_generator("quadrotor/goal", f"{_QUAD}.generator:GoalGenerator")
+
+register(
+    "benchmarkzoo/Quadrotor-v0",
+    kind="single",
+    family="control",
+    entry_point=f"{_QUAD}.env:QuadrotorEnv",
+    vector_entry_point=f"{_QUAD}.vector_env:QuadrotorVectorEnv",
+    max_episode_steps=500,
+    kwargs={"generator": "quadrotor/hover", "generator_kwargs": {}},
+    description="Recover and hold a hover with a quadrotor of randomized mass, inertia and motors.",
+    baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
+    scenario_sets=("control/quadrotor-hover",),
+)
+register(
+    "benchmarkzoo/Quadrotor-Goal-v0",
+    kind="single",
+    family="control",
+    entry_point=f"{_QUAD}.env:QuadrotorEnv",
+    vector_entry_point=f"{_QUAD}.vector_env:QuadrotorVectorEnv",
+    max_episode_steps=500,
+    kwargs={"generator": "quadrotor/goal", "generator_kwargs": {}},
+    description="Fly a quadrotor of randomized mass, inertia and motors to a goal and stop there.",
+    baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
+    scenario_sets=("control/quadrotor-goal",),
+)
+
+_MAZE_KEYS = "benchmarkzoo.envs.gridworld.maze_keys"
+
+register_generator("maze_keys/key_door", f"{_MAZE_KEYS}.generator:KeyDoorGenerator")
+
+register(
+    "benchmarkzoo/MazeKeys-v0",
+    kind="single",
+    family="gridworld",
+    entry_point=f"{_MAZE_KEYS}.env:MazeKeysEnv",
+    vector_entry_point=f"{_MAZE_KEYS}.vector_env:MazeKeysVectorEnv",
+    max_episode_steps=300,
+    kwargs={
+        "generator": "maze_keys/key_door",
+        "generator_kwargs": {"maze": "maze/dfs", "maze_kwargs": {"height": 11, "width": 11, "min_goal_distance": 6}},
+    },
+    description="Fetch a key to open the locked door to the goal of a generated maze, from an egocentric view.",
+    baseline=f"{_MAZE_KEYS}.baseline:KeyDoorPlanner",
+    scenario_sets=("gridworld/maze-keys",),
+)
+
+_MAPF = "benchmarkzoo.envs.multiagent.mapf"
+
+register_generator("mapf/obstacles", f"{_MAPF}.generator:ObstacleMapGenerator")
+register_generator("mapf/maze", f"{_MAPF}.generator:MazeMapGenerator")
+register_generator("mapf/movingai", f"{_MAPF}.generator:MovingAIMapGenerator")
+
+register(
+    "benchmarkzoo/MAPF-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_MAPF}.env:MapfEnv",
+    vector_entry_point=f"{_MAPF}.vector_env:MapfVectorEnv",
+    max_episode_steps=128,
+    kwargs={
+        "generator": "mapf/obstacles",
+        "generator_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
+    },
+    description="Grid multi-agent pathfinding from partial views: every agent to its goal, conflicts blocked.",
+    baseline=f"{_MAPF}.baseline:PrioritizedPlanningPolicy",
+    scenario_sets=("multiagent/mapf",),
+)
