@@ -8,10 +8,16 @@ export SDL_VIDEODRIVER ?= dummy
 
 SUITE  ?= quickstart-v0
 
-.PHONY: install run test lint bench leaderboard
+.PHONY: system-deps install run test lint bench leaderboard screenshot
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# Debian's chromium for the leaderboard site's browser tests (no browser is ever downloaded).
+system-deps:
+	@command -v chromium >/dev/null || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -43,8 +49,12 @@ leaderboard: install
 lint: install
 	$(BIN)/ruff check .
 
-test: lint
+test: system-deps lint
 	$(BIN)/python -m pytest -n 2 --durations=15
+
+# Rewrite docs/leaderboard-overview.png (README's screenshot) from a browser test run.
+screenshot: system-deps install
+	BENCHMARKZOO_UPDATE_SCREENSHOT=1 $(BIN)/python -m pytest -q tests/leaderboard/test_site_browser.py
 
 bench: install
 	$(BIN)/python bench/import_time.py

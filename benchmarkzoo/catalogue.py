@@ -116,3 +116,52 @@ register(
     baseline=f"{_MAPF}.baseline:PrioritizedPlanningPolicy",
     scenario_sets=("multiagent/mapf",),
 )
+
+_PANDA = "benchmarkzoo.envs.robotics.panda"
+
+register_generator("panda/reach", f"{_PANDA}.generator:ReachGenerator")
+register_generator("panda/push", f"{_PANDA}.generator:PushGenerator")
+register_generator("panda/pick_and_place", f"{_PANDA}.generator:PickAndPlaceGenerator")
+
+for _task, _generator, _set, _what in (
+    ("Reach", "panda/reach", "robotics/panda-reach", "Move a Franka Panda's end effector to a goal (PyBullet)."),
+    (
+        "Push",
+        "panda/push",
+        "robotics/panda-push",
+        "Push a cube of random size, mass and friction to a goal with a Franka Panda (PyBullet).",
+    ),
+):
+    for _reward in ("sparse", "dense"):
+        register(
+            f"benchmarkzoo/Panda{_task}{'-Dense' if _reward == 'dense' else ''}-v0",
+            kind="single",
+            family="robotics",
+            entry_point=f"{_PANDA}.env:PandaEnv",
+            vector_entry_point=f"{_PANDA}.vector_env:PandaVectorEnv",
+            max_episode_steps=50,
+            kwargs={"generator": _generator, "generator_kwargs": {}, "reward_type": _reward},
+            extras=("robotics",),
+            description=_what if _reward == "sparse" else _what.replace(" (PyBullet)", ", dense reward (PyBullet)"),
+            baseline=f"{_PANDA}.baseline:PandaExpert",
+            scenario_sets=(_set,),
+        )
+
+_TRAFFIC = "benchmarkzoo.envs.traffic"
+
+register_generator("traffic/single-intersection", f"{_TRAFFIC}.generator:SingleIntersectionGenerator")
+register_generator("traffic/grid", f"{_TRAFFIC}.generator:GridGenerator")
+
+register(
+    "benchmarkzoo/TrafficSignal-v0",
+    kind="single",
+    family="traffic",
+    entry_point=f"{_TRAFFIC}.signal.env:TrafficSignalEnv",
+    vector_entry_point=f"{_TRAFFIC}.signal.vector_env:TrafficSignalVectorEnv",
+    max_episode_steps=360,
+    kwargs={"generator": "traffic/single-intersection", "generator_kwargs": {}},
+    extras=("traffic",),
+    description="Choose the green phase of one signalized intersection simulated by SUMO, with min green and yellow.",
+    baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
+    scenario_sets=("traffic/single-intersection",),
+)

@@ -21,6 +21,19 @@ from benchmarkzoo.testing import (
 
 SPECS = benchmarkzoo.list_envs()
 SINGLE_KINDS = ("single", "mo")
+#: Families whose envs run an external simulator (SUMO, PyBullet): fewer steps and worlds keep CI
+#: in budget; they still cross several episode ends, which the checks assert.
+#: Each is longer than the family's episodes (TrafficSignal-v0: 360 steps; Panda: 50).
+HEAVY_STEPS = {"traffic": 400, "robotics": 300}
+HEAVY_FAMILIES = tuple(HEAVY_STEPS)
+
+
+def steps_for(env_spec: EnvSpec, default: int = 1000) -> int:
+    return HEAVY_STEPS.get(env_spec.family, default)
+
+
+def worlds_for(env_spec: EnvSpec, default: int) -> int:
+    return min(default, 4) if env_spec.family in HEAVY_FAMILIES else default
 
 
 def require_extras(env_spec: EnvSpec) -> None:
@@ -46,7 +59,7 @@ def test_registry_is_not_empty():
 def test_api_and_determinism(env_spec: EnvSpec):
     require_extras(env_spec)
     if env_spec.kind in SINGLE_KINDS:
-        check_env(env_spec.id, seed=0, steps=1000)
+        check_env(env_spec.id, seed=0, steps=steps_for(env_spec))
     else:
         check_parallel_env(lambda: benchmarkzoo.make_parallel(env_spec.id), seed=0, steps=500)
 
@@ -76,8 +89,10 @@ def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
         summary = check_parallel_vector_matches_single(env_spec.id, num_envs=6, steps=400, seed=0, autoreset_mode=mode)
         assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"
         return
-    num_envs = 16 if mode == AutoresetMode.NEXT_STEP else 8
-    summary = check_vector_matches_single(env_spec.id, num_envs=num_envs, steps=1000, seed=0, autoreset_mode=mode)
+    num_envs = worlds_for(env_spec, 16 if mode == AutoresetMode.NEXT_STEP else 8)
+    summary = check_vector_matches_single(
+        env_spec.id, num_envs=num_envs, steps=steps_for(env_spec), seed=0, autoreset_mode=mode
+    )
     assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"
 
 
@@ -85,7 +100,8 @@ def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
 def test_native_vector_matches_async(env_spec: EnvSpec):
     require_extras(env_spec)
     summary = check_vector_matches_single(
-        env_spec.id, num_envs=4, steps=300, seed=3, autoreset_mode=AutoresetMode.SAME_STEP, backends=("async",)
+        env_spec.id, num_envs=4, steps=steps_for(env_spec, 300), seed=3, autoreset_mode=AutoresetMode.SAME_STEP,
+        backends=("async",),
     )
     assert summary["episodes_ended"] > 0
 

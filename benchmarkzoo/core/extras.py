@@ -15,12 +15,12 @@ from benchmarkzoo.core.errors import MissingExtraError
 #: The importable modules each extra provides; ``available(extra)`` checks exactly these.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "mo": ("mo_gymnasium",),
-    "traffic": ("sumo_rl", "sumolib", "traci", "libsumo"),
+    "traffic": ("sumo", "sumo_rl", "sumolib", "traci", "libsumo"),
     "robotics": ("pybullet",),
     "render": ("pygame",),
     "sb3": ("stable_baselines3", "torch"),
     "rllib": ("ray",),
-    "eval": ("matplotlib", "jsonschema"),
+    "eval": ("pydantic", "matplotlib", "jsonschema", "jinja2"),
 }
 
 

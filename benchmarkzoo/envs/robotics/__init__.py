@@ -1,0 +1,1 @@
+"""Robotics on the real PyBullet engine (extra ``robotics``): the Franka Panda manipulation family."""

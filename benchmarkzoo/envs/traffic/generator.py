@@ -1,0 +1,383 @@
+"""Seeded traffic scenarios: a network from SUMO's ``netgenerate`` plus seeded demand.
+
+Two generators, sharing one scenario type and one demand model:
+
+* :class:`SingleIntersectionGenerator` (``traffic/single-intersection``): one signalized
+  four-arm junction (``netgenerate --grid`` with one junction and attached arms).
+* :class:`GridGenerator` (``traffic/grid``): an ``rows x cols`` grid of signalized junctions
+  with attached arms at the fringe, for the multi-agent grid env.
+
+The network depends only on the generator's keyword arguments, so it is generated once per
+argument set and cached (see :mod:`benchmarkzoo.envs.traffic.sumo`). The seed draws the
+demand and SUMO's own ``--seed``.
+
+Demand is drawn with numpy, not ``randomTrips.py``/``duarouter``: every second, each origin
+(an edge entering the network at its fringe) emits ``Poisson(rate(t) / 3600)`` vehicles; each
+vehicle's destination (an edge leaving at the fringe, never back where it came from) is drawn
+with probability ``through`` for the opposite side and the rest shared equally. The route file
+holds ``<trip>`` elements (origin and destination edges) that SUMO routes on the shortest path
+when it inserts them, deterministically. This keeps demand generation in-process (no Python
+subprocesses, no SUMO tool scripts) and bit-stable across platforms. Profiles:
+
+* ``uniform``: every origin at ``rate`` vehicles/hour, times a seeded factor in [0.8, 1.2];
+* ``peak``: the same, times ``0.5 + 1.5 * exp(-((t - t_peak) / (0.15 * duration))**2)``,
+  with ``t_peak`` drawn in [0.3, 0.7] of the duration;
+* ``directional``: a seeded axis (north-south or east-west) carries 1.5x ``rate``, the other 0.5x.
+
+The scenario holds the generator's parameters, the ``netgenerate`` arguments, the hash of the
+network file, the vehicles (depart second, origin, destination), SUMO's seed and the hash of
+the rendered route file, so it determines the simulation completely.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
+from benchmarkzoo.core.scenario import Scenario
+from benchmarkzoo.envs.traffic.sumo import cache_dir, generate_network, sha256
+from benchmarkzoo.generators.base import Generator
+
+PROFILES: tuple[str, ...] = ("uniform", "peak", "directional")
+LAYOUTS: tuple[str, ...] = ("opposites", "incoming")
+SIDES: tuple[str, ...] = ("top", "right", "bottom", "left")
+_OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+_SIDE_PATTERN = re.compile(r"^(top|right|bottom|left)\d+$")
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class TrafficScenario(Scenario):
+    """One traffic problem instance: network, vehicles and SUMO's seed.
+
+    Attributes:
+        network: ``"single-intersection"`` or ``"grid"``.
+        net_args: ``netgenerate`` arguments (without the output file).
+        net_hash: sha256 of the normalized network file.
+        origins: fringe edges where vehicles enter, indexed by ``origin``.
+        destinations: fringe edges where vehicles leave, indexed by ``destination``.
+        depart: ``(num_vehicles,)`` int32 departure second, non-decreasing.
+        origin: ``(num_vehicles,)`` int16 index into ``origins``.
+        destination: ``(num_vehicles,)`` int16 index into ``destinations``.
+        duration: seconds over which demand is generated.
+        profile: demand profile name.
+        sumo_seed: SUMO's ``--seed``.
+        routes_hash: sha256 of :func:`render_routes` of this scenario.
+    """
+
+    kind: ClassVar[str] = "traffic"
+
+    network: str
+    net_args: tuple
+    net_hash: str
+    origins: tuple
+    destinations: tuple
+    depart: np.ndarray
+    origin: np.ndarray
+    destination: np.ndarray
+    duration: int
+    profile: str
+    sumo_seed: int
+    routes_hash: str
+
+    @property
+    def num_vehicles(self) -> int:
+        return int(self.depart.shape[0])
+
+    @property
+    def label(self) -> str:
+        """A short name for messages: network kind and the first 12 hex digits of the hash."""
+        return f"{self.network} scenario {self.content_hash[:12]}"
+
+
+def render_routes(scenario: TrafficScenario) -> bytes:
+    """The SUMO route file of ``scenario``: one ``<trip>`` per vehicle, in departure order."""
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<routes>",
+        '    <vType id="car" vClass="passenger"/>',
+    ]
+    origins, destinations = scenario.origins, scenario.destinations
+    for i, (t, o, d) in enumerate(zip(scenario.depart.tolist(), scenario.origin.tolist(),
+                                      scenario.destination.tolist())):
+        lines.append(
+            f'    <trip id="{i}" type="car" depart="{t}" from="{origins[o]}" to="{destinations[d]}" '
+            'departLane="best" departSpeed="max"/>'
+        )
+    lines.append("</routes>\n")
+    return "\n".join(lines).encode()
+
+
+def network_file(scenario: TrafficScenario) -> Path:
+    """The scenario's network file (generated into the cache if missing), checked against ``net_hash``."""
+    path, digest = generate_network(tuple(scenario.net_args))
+    if digest != scenario.net_hash:
+        raise ScenarioError(
+            f"{scenario.label}: netgenerate {list(scenario.net_args)} now gives a network with hash "
+            f"{digest[:12]}, but the scenario was generated with {scenario.net_hash[:12]} (another SUMO version?). "
+            "Regenerate the scenario with this SUMO, or install the SUMO version it was made with."
+        )
+    return path
+
+
+def write_routes(scenario: TrafficScenario, path: Path) -> Path:
+    """Write the scenario's route file to ``path`` and return it."""
+    path.write_bytes(render_routes(scenario))
+    return path
+
+
+def materialize(scenario: TrafficScenario) -> tuple[Path, Path]:
+    """Network and route files of ``scenario`` in the cache, keyed by its content hash.
+
+    For users who want the files (e.g. to open them in ``sumo-gui``); the envs write their
+    route files to their own temporary folders instead, so training on fresh seeds does not
+    fill the cache.
+    """
+    net = network_file(scenario)
+    routes = cache_dir("traffic", "scenarios", scenario.content_hash) / "routes.rou.xml"
+    if not routes.is_file() or sha256(routes.read_bytes()) != scenario.routes_hash:
+        write_routes(scenario, routes)
+    return net, routes
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkLayout:
+    """Fringe edges of a generated network, read from its XML once per network."""
+
+    origins: tuple[str, ...]
+    destinations: tuple[str, ...]
+    origin_side: tuple[str, ...]
+    destination_side: tuple[str, ...]
+    origin_node: tuple[str, ...]
+    destination_node: tuple[str, ...]
+
+
+_layouts: dict[str, NetworkLayout] = {}
+
+
+def network_layout(path: Path, digest: str) -> NetworkLayout:
+    """Edges entering and leaving the network at its dead-end fringe nodes (``top0``, ``left1``...)."""
+    found = _layouts.get(digest)
+    if found is not None:
+        return found
+    root = ET.parse(path).getroot()
+    dead_ends = {
+        j.get("id"): _SIDE_PATTERN.match(j.get("id", ""))
+        for j in root.iter("junction") if j.get("type") == "dead_end"
+    }
+    entering, leaving = [], []
+    for edge in root.iter("edge"):
+        if edge.get("function") == "internal":
+            continue
+        if edge.get("from") in dead_ends:
+            entering.append((edge.get("id"), edge.get("from")))
+        if edge.get("to") in dead_ends:
+            leaving.append((edge.get("id"), edge.get("to")))
+    entering.sort()
+    leaving.sort()
+
+    def side(node: str) -> str:
+        match = dead_ends[node]
+        return match.group(1) if match else node
+
+    layout = NetworkLayout(
+        origins=tuple(e for e, _ in entering), destinations=tuple(e for e, _ in leaving),
+        origin_side=tuple(side(n) for _, n in entering), destination_side=tuple(side(n) for _, n in leaving),
+        origin_node=tuple(n for _, n in entering), destination_node=tuple(n for _, n in leaving),
+    )
+    _layouts[digest] = layout
+    return layout
+
+
+class _TrafficGenerator(Generator):
+    """Seeded demand on a network fixed by the generator's kwargs."""
+
+    scenario_type = TrafficScenario
+    network_kind: ClassVar[str]
+
+    def _check_demand(self, rate: float, duration: int, profile: str, through: float) -> None:
+        self.rate = self._check_float_range("rate", rate, 0.0, 3600.0)
+        self.duration = self._check_int_range("duration", duration, 60, 86400)
+        if profile not in PROFILES:
+            raise GeneratorArgumentError(f"profile must be one of {PROFILES}; got {profile!r}.")
+        self.profile = profile
+        self.through = self._check_float_range("through", through, 0.0, 1.0)
+
+    def _net_args(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def network(self) -> tuple[Path, str]:
+        """This generator's network file (generated once, then cached) and its content hash."""
+        return generate_network(self._net_args())
+
+    def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        args = self._net_args()
+        path, net_hash = generate_network(args)
+        layout = network_layout(path, net_hash)
+        depart, origin, destination = self._demand(rng, layout)
+        sumo_seed = int(rng.integers(0, 2**31 - 1))
+        fields = dict(
+            network=self.network_kind, net_args=args, net_hash=net_hash, origins=layout.origins,
+            destinations=layout.destinations, depart=depart, origin=origin, destination=destination,
+            duration=self.duration, profile=self.profile, sumo_seed=sumo_seed, routes_hash="",
+        )
+        draft = TrafficScenario(**fields)
+        return TrafficScenario(**{**fields, "routes_hash": sha256(render_routes(draft))})
+
+    def _demand(self, rng: np.random.Generator, layout: NetworkLayout) -> tuple[np.ndarray, ...]:
+        num_origins = len(layout.origins)
+        factor = rng.uniform(0.8, 1.2, size=num_origins)  # (O,) per-origin rate factor
+        seconds = np.arange(self.duration, dtype=np.float64)  # (T,)
+        if self.profile == "peak":
+            t_peak = rng.uniform(0.3, 0.7) * self.duration
+            shape = 0.5 + 1.5 * np.exp(-(((seconds - t_peak) / (0.15 * self.duration)) ** 2))
+        else:
+            shape = np.ones_like(seconds)
+        if self.profile == "directional":
+            axis = ("top", "bottom") if rng.random() < 0.5 else ("left", "right")
+            factor = factor * np.array([1.5 if s in axis else 0.5 for s in layout.origin_side])
+        rates = shape[:, None] * (self.rate * factor)[None, :] / 3600.0  # (T, O) vehicles per second
+        counts = rng.poisson(rates)  # (T, O)
+        t_index, o_index = np.nonzero(counts)  # row-major: sorted by second, then origin
+        repeats = counts[t_index, o_index]
+        depart = np.repeat(t_index, repeats).astype(np.int32)  # (V,)
+        origin = np.repeat(o_index, repeats).astype(np.int16)  # (V,)
+        weights = self._destination_weights(layout)  # (O, D)
+        cumulative = np.cumsum(weights, axis=1)  # (O, D)
+        draws = rng.random(depart.shape[0])  # (V,)
+        chosen = cumulative[origin]  # (V, D)
+        destination = (chosen <= (draws * chosen[:, -1])[:, None]).sum(axis=1)  # (V,)
+        destination = np.minimum(destination, len(layout.destinations) - 1).astype(np.int16)
+        return depart, origin, destination
+
+    def _destination_weights(self, layout: NetworkLayout) -> np.ndarray:
+        """``(O, D)`` destination probabilities: ``through`` to the opposite side, the rest shared."""
+        weights = np.zeros((len(layout.origins), len(layout.destinations)))
+        for o, (o_side, o_node) in enumerate(zip(layout.origin_side, layout.origin_node)):
+            allowed = np.array([node != o_node for node in layout.destination_node])
+            opposite = allowed & np.array([s == _OPPOSITE.get(o_side) for s in layout.destination_side])
+            other = allowed & ~opposite
+            if opposite.any():
+                weights[o, opposite] = self.through / opposite.sum()
+            if other.any():
+                weights[o, other] = (1.0 - self.through if opposite.any() else 1.0) / other.sum()
+            if weights[o].sum() == 0:
+                weights[o, allowed] = 1.0
+        return weights
+
+
+class SingleIntersectionGenerator(_TrafficGenerator):
+    """One signalized four-arm intersection with seeded demand.
+
+    Args:
+        lanes: lanes per direction on every arm, 1 to 3.
+        arm_length: metres from the junction to each arm's end, 100 to 1000.
+        speed: speed limit in m/s, 5 to 30.
+        layout: ``"opposites"`` (two green phases: north-south, east-west, left turns yield) or
+            ``"incoming"`` (four green phases, one approach at a time).
+        rate: mean vehicles per hour entering on each arm, 0 to 3600.
+        duration: seconds of demand, 60 to 86400.
+        profile: ``"uniform"``, ``"peak"`` or ``"directional"`` (see the module docstring).
+        through: probability a vehicle goes straight across; the rest turn left or right equally.
+    """
+
+    network_kind = "single-intersection"
+
+    def __init__(
+        self,
+        lanes: int = 2,
+        arm_length: float = 250.0,
+        speed: float = 13.89,
+        layout: str = "opposites",
+        rate: float = 400.0,
+        duration: int = 1800,
+        profile: str = "uniform",
+        through: float = 0.6,
+    ):
+        self.lanes = self._check_int_range("lanes", lanes, 1, 3)
+        self.arm_length = self._check_float_range("arm_length", arm_length, 100.0, 1000.0)
+        self.speed = self._check_float_range("speed", speed, 5.0, 30.0)
+        if layout not in LAYOUTS:
+            raise GeneratorArgumentError(f"layout must be one of {LAYOUTS}; got {layout!r}.")
+        self.layout = layout
+        self._check_demand(rate, duration, profile, through)
+
+    def _net_args(self) -> tuple[str, ...]:
+        return (
+            "--grid", "--grid.number", "1", "--grid.attach-length", repr(self.arm_length),
+            "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
+            "--tls.guess", "true", "--tls.layout", self.layout, "--no-turnarounds", "true", "--seed", "0",
+        )
+
+
+class GridGenerator(_TrafficGenerator):
+    """A ``rows x cols`` grid of signalized junctions with seeded demand between fringe arms.
+
+    Args:
+        rows: junctions north to south, 1 to 10.
+        cols: junctions west to east, 1 to 10.
+        block_length: metres between neighbouring junctions, 50 to 1000.
+        arm_length: metres of the arms attached at the fringe, 50 to 1000.
+        lanes: lanes per direction, 1 to 3.
+        speed: speed limit in m/s, 5 to 30.
+        rate: mean vehicles per hour entering on each fringe arm, 0 to 3600.
+        duration: seconds of demand, 60 to 86400.
+        profile: ``"uniform"``, ``"peak"`` or ``"directional"``.
+        through: probability of leaving on the opposite side of the grid; the rest is shared
+            among the other exits (never the arm a vehicle came in on).
+    """
+
+    network_kind = "grid"
+
+    def __init__(
+        self,
+        rows: int = 2,
+        cols: int = 2,
+        block_length: float = 200.0,
+        arm_length: float = 200.0,
+        lanes: int = 1,
+        speed: float = 13.89,
+        rate: float = 300.0,
+        duration: int = 1800,
+        profile: str = "uniform",
+        through: float = 0.6,
+    ):
+        self.rows = self._check_int_range("rows", rows, 1, 10)
+        self.cols = self._check_int_range("cols", cols, 1, 10)
+        self.block_length = self._check_float_range("block_length", block_length, 50.0, 1000.0)
+        self.arm_length = self._check_float_range("arm_length", arm_length, 50.0, 1000.0)
+        self.lanes = self._check_int_range("lanes", lanes, 1, 3)
+        self.speed = self._check_float_range("speed", speed, 5.0, 30.0)
+        self._check_demand(rate, duration, profile, through)
+
+    def _net_args(self) -> tuple[str, ...]:
+        return (
+            "--grid", "--grid.x-number", str(self.cols), "--grid.y-number", str(self.rows),
+            "--grid.length", repr(self.block_length), "--grid.attach-length", repr(self.arm_length),
+            "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
+            "--tls.guess", "true", "--tls.layout", "opposites", "--no-turnarounds", "true", "--seed", "0",
+        )
+
+
+def signal_shapes(path: Path) -> dict[str, tuple[int, int]]:
+    """``{tls id: (green phases, controlled incoming lanes)}`` read from a network file, without SUMO.
+
+    The same counts :class:`~benchmarkzoo.envs.traffic.sim.SignalController` finds in SUMO, so
+    an env can build its spaces before any simulation starts.
+    """
+    root = ET.parse(path).getroot()
+    shapes: dict[str, tuple[int, int]] = {}
+    for logic in root.iter("tlLogic"):
+        tls = logic.get("id")
+        if tls in shapes:
+            continue
+        states = [p.get("state", "") for p in logic.iter("phase")]
+        greens = sum(1 for s in states if "y" not in s and ("G" in s or "g" in s))
+        lanes = {f"{c.get('from')}_{c.get('fromLane')}" for c in root.iter("connection") if c.get("tl") == tls}
+        shapes[tls] = (greens, len(lanes))
+    return dict(sorted(shapes.items()))

@@ -1,0 +1,321 @@
+"""Where a SUMO simulation runs: in this process (libsumo), in a worker process (libsumo), or over TraCI.
+
+libsumo is about 40x faster than TraCI but holds one simulation per process. So:
+
+* ``InProcessRunner`` uses libsumo in this process. Only one may be active per process; it
+  holds a process-wide slot from ``start`` until ``close``.
+* ``WorkerRunner`` runs libsumo in a child process (``python -m benchmarkzoo.envs.traffic.worker``)
+  and talks to it over a socket pair, one round trip per env step. It is a plain subprocess,
+  not ``multiprocessing``, so it also works inside daemonic processes (``AsyncVectorEnv`` workers).
+* ``TraciRunner`` starts a ``sumo`` process and connects with TraCI (e.g. to use ``sumo-gui``).
+
+``make_runner("libsumo")`` picks the in-process runner while the slot is free and a worker
+otherwise, so a ``SyncVectorEnv`` of several single envs, or two envs side by side in one
+test, just works; the simulation code and therefore every number is the same either way.
+
+Every runner raises :class:`~benchmarkzoo.envs.traffic.sumo.TrafficSimulationError` naming the
+scenario and quoting SUMO's message when SUMO fails or its process dies; after that the runner
+is closed and a new ``start`` works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarkzoo.core.extras import require
+from benchmarkzoo.envs.traffic.sim import Layout, Measurement, SignalController, Timing
+from benchmarkzoo.envs.traffic.sumo import SUMO_QUIET_OPTIONS, TrafficSimulationError, binary, tool_environment
+
+BACKENDS: tuple[str, ...] = ("libsumo", "traci")
+
+_slot_lock = threading.Lock()
+_slot_owner: tuple[int, int] | None = None  # (pid, id(runner)) holding in-process libsumo
+
+
+def sumo_command(net: Path, routes: Path, seed: int, gui: bool = False) -> list[str]:
+    """The SUMO command line of one simulation (the remote port is added by TraCI)."""
+    return [
+        str(binary("sumo-gui" if gui else "sumo")), "--net-file", str(net), "--route-files", str(routes),
+        "--seed", str(int(seed)), "--time-to-teleport", "-1", "--device.tripinfo.probability", "1",
+        *SUMO_QUIET_OPTIONS,
+    ]
+
+
+def _tail(path: Path | None, limit: int = 1500) -> str:
+    if path is None or not path.is_file():
+        return ""
+    text = path.read_text(errors="replace").strip()
+    return text[-limit:]
+
+
+class Runner:
+    """One SUMO simulation at a time: ``start`` loads a scenario, ``step`` advances it."""
+
+    label = "SUMO"
+
+    def start(self, net: Path, routes: Path, seed: int, timing: Timing, label: str) -> tuple[Layout, Measurement]:
+        raise NotImplementedError
+
+    def step(self, actions: np.ndarray) -> Measurement:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _fail(self, what: str, message: str) -> TrafficSimulationError:
+        self.close()
+        return TrafficSimulationError(
+            f"{self.label}: SUMO {what} failed: {message.strip() or 'no message'}. "
+            "The simulation is closed; call reset() to start a new one."
+        )
+
+
+class InProcessRunner(Runner):
+    """libsumo in this process; at most one active per process."""
+
+    def __init__(self) -> None:
+        with contextlib.redirect_stdout(io.StringIO()):  # libsumo prints a pyarrow version notice on import
+            self.libsumo = require("libsumo", "traffic", "SUMO simulations through libsumo")
+        self.controller: SignalController | None = None
+        self._holding = False
+
+    @staticmethod
+    def slot_free() -> bool:
+        return _slot_owner is None or _slot_owner[0] != os.getpid()
+
+    def _acquire(self) -> None:
+        global _slot_owner
+        with _slot_lock:
+            if self._holding:
+                return
+            if not self.slot_free():
+                raise TrafficSimulationError(
+                    "libsumo runs one simulation per process and another env in this process is using it. "
+                    "Close that env first, or make this one with in_process=False (a worker process) or "
+                    "backend='traci'."
+                )
+            _slot_owner = (os.getpid(), id(self))
+            self._holding = True
+
+    def _release(self) -> None:
+        global _slot_owner
+        with _slot_lock:
+            if self._holding and _slot_owner == (os.getpid(), id(self)):
+                _slot_owner = None
+            self._holding = False
+
+    def start(self, net, routes, seed, timing, label):
+        self._acquire()
+        self._shutdown()
+        self.label = label
+        try:
+            self.libsumo.start(sumo_command(net, routes, seed))
+            self.controller = SignalController(self.libsumo, timing)
+            return self.controller.layout, self.controller.measure()
+        except Exception as error:  # libsumo raises TraCIException / FatalTraCIError with SUMO's message
+            raise self._fail("start", str(error)) from error
+
+    def step(self, actions):
+        try:
+            return self.controller.step(actions)
+        except Exception as error:
+            raise self._fail(f"step at t={self.controller.time}s", str(error)) from error
+
+    def _shutdown(self) -> None:
+        if self.controller is not None:
+            self.controller = None
+            with contextlib.suppress(Exception):
+                self.libsumo.close()
+
+    def close(self) -> None:
+        self._shutdown()
+        self._release()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+class WorkerRunner(Runner):
+    """libsumo in a child process; ``send_*``/``receive`` let a vector env overlap many workers."""
+
+    def __init__(self, scratch: Path):
+        self.scratch = scratch
+        self.process: subprocess.Popen | None = None
+        self.conn: Connection | None = None
+        self.log: Path | None = None
+        self._pending = ""
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
+
+    def _spawn(self) -> None:
+        parent, child = socket.socketpair()
+        self.log = self.scratch / f"worker-{id(self)}.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "benchmarkzoo.envs.traffic.worker", str(child.fileno())],
+                pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                env=tool_environment(),
+            )
+        child.close()
+        self.conn = Connection(parent.detach())
+
+    def send_start(self, net, routes, seed, timing, label) -> None:
+        self.label = label
+        if self.process is None or self.process.poll() is not None:
+            self.close()
+            self._spawn()
+        self._send("start", ("start", str(net), str(routes), int(seed), timing))
+
+    def send_step(self, actions: np.ndarray) -> None:
+        self._send("step", ("step", actions))
+
+    def _send(self, what: str, message: Any) -> None:
+        self._pending = what
+        try:
+            self.conn.send(message)
+        except (OSError, EOFError) as error:
+            raise self._died(what) from error
+
+    def receive(self) -> Any:
+        try:
+            reply = self.conn.recv()
+        except (OSError, EOFError) as error:
+            raise self._died(self._pending) from error
+        if reply[0] == "error":
+            raise self._fail(self._pending, reply[1])
+        return reply[1]
+
+    def _died(self, what: str) -> TrafficSimulationError:
+        code = None
+        if self.process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.process.wait(timeout=2.0)
+        how = f"was killed by signal {signal.Signals(-code).name}" if code is not None and code < 0 else (
+            f"exited with code {code}" if code is not None else "stopped answering")
+        log = _tail(self.log)
+        return self._fail(what, f"the SUMO worker process {self.pid} {how}" + (f"; its output: {log}" if log else ""))
+
+    def start(self, net, routes, seed, timing, label):
+        self.send_start(net, routes, seed, timing, label)
+        return self.receive()
+
+    def step(self, actions):
+        self.send_step(actions)
+        return self.receive()
+
+    def close(self) -> None:
+        process, conn = self.process, self.conn
+        self.process = self.conn = None
+        if conn is not None:
+            with contextlib.suppress(OSError, EOFError):
+                conn.send(("close",))
+            conn.close()
+        if process is not None:
+            try:
+                process.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.log is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.log.unlink()
+            self.log = None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+class TraciRunner(Runner):
+    """A ``sumo`` (or ``sumo-gui``) process driven over TraCI."""
+
+    def __init__(self, scratch: Path, gui: bool = False):
+        self.traci = require("traci", "traffic", "SUMO simulations through TraCI")
+        self.scratch = scratch
+        self.gui = gui
+        self.process: subprocess.Popen | None = None
+        self.connection: Any = None
+        self.controller: SignalController | None = None
+        self.log: Path | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
+
+    def start(self, net, routes, seed, timing, label):
+        self.close()
+        self.label = label
+        from sumolib.miscutils import getFreeSocketPort
+
+        port = getFreeSocketPort()
+        self.log = self.scratch / f"traci-{id(self)}.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [*sumo_command(net, routes, seed, self.gui), "--remote-port", str(port)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, env=tool_environment(),
+            )
+        try:
+            # TraCI's own start() sleeps 1 s before its first retry; poll every 20 ms instead
+            # (its retry notices go to stdout, hence the redirect).
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.connection = self.traci.connect(port, numRetries=500, proc=self.process, waitBetweenRetries=0.02)
+            self.controller = SignalController(self.connection, timing)
+            return self.controller.layout, self.controller.measure()
+        except Exception as error:
+            raise self._fail("start", f"{error}. {_tail(self.log)}") from error
+
+    def step(self, actions):
+        try:
+            return self.controller.step(actions)
+        except Exception as error:
+            code = self.process.poll() if self.process is not None else None
+            extra = f" (the sumo process {self.pid} exited with {code})" if code is not None else ""
+            raise self._fail(f"step at t={self.controller.time}s", f"{error}{extra}. {_tail(self.log)}") from error
+
+    def close(self) -> None:
+        connection, process = self.connection, self.process
+        self.connection = self.process = self.controller = None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                connection.close(wait=False)
+        if process is not None:
+            if process.poll() is None:
+                try:
+                    process.wait(timeout=5.0)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            process.wait()
+        if self.log is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.log.unlink()
+            self.log = None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+def make_runner(backend: str, in_process: bool | None, scratch: Path) -> Runner:
+    """A runner for ``backend`` (``"libsumo"`` or ``"traci"``); see the module docstring for ``in_process``."""
+    if backend == "traci":
+        return TraciRunner(scratch)
+    if backend != "libsumo":
+        raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}.")
+    if in_process is None:
+        in_process = InProcessRunner.slot_free()
+    return InProcessRunner() if in_process else WorkerRunner(scratch)

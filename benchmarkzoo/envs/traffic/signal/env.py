@@ -1,0 +1,298 @@
+"""``benchmarkzoo/TrafficSignal-v0``: one signalized intersection on the real SUMO simulator."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+import weakref
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.generator import (
+    SingleIntersectionGenerator,
+    TrafficScenario,
+    network_file,
+    signal_shapes,
+    write_routes,
+)
+from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
+from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.generators.base import Generator
+
+ENV_ID = "benchmarkzoo/TrafficSignal-v0"
+
+
+def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+    """Resolve ``generator`` (a registered name or an instance) to a single-intersection traffic generator."""
+    if isinstance(generator, str):
+        from benchmarkzoo.registration import list_generators
+        from benchmarkzoo.registration import make_generator as lookup
+
+        if generator == "traffic/single-intersection" and generator not in list_generators():
+            gen = SingleIntersectionGenerator(**(generator_kwargs or {}))  # the default works before registration
+        else:
+            gen = lookup(generator, generator_kwargs)
+    else:
+        gen = generator
+    if not isinstance(gen, SingleIntersectionGenerator):
+        raise ScenarioError(
+            f"{ENV_ID} needs a single-intersection generator ('traffic/single-intersection'); got {gen!r}."
+        )
+    return gen
+
+
+def build_spaces(generator: Generator) -> tuple[spaces.Box, spaces.Discrete, int, int]:
+    """Observation and action spaces from the generator's network (generated or read from the cache)."""
+    path, _ = generator.network()
+    shapes = signal_shapes(path)
+    if len(shapes) != 1:
+        raise ScenarioError(f"{ENV_ID} controls exactly one traffic light; {generator!r} makes {len(shapes)}.")
+    ((num_phases, num_lanes),) = shapes.values()
+    size = num_phases + 1 + 2 * num_lanes
+    return spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32), spaces.Discrete(num_phases), num_phases, num_lanes
+
+
+def check_options(reward: str, backend: str) -> None:
+    if reward not in sim.REWARDS:
+        raise ValueError(f"{ENV_ID}: reward must be one of {sim.REWARDS}; got {reward!r}.")
+    if backend not in BACKENDS:
+        raise ValueError(f"{ENV_ID}: backend must be one of {BACKENDS}; got {backend!r}.")
+
+
+def new_scratch() -> Path:
+    """A private temporary folder (route files, SUMO logs), removed by ``close()`` or at garbage collection."""
+    return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
+
+
+class TrafficSignalEnv(gym.Env):
+    """Control one signalized intersection of the SUMO traffic simulator by choosing its green phase.
+
+    ## Description
+
+    A four-arm intersection generated with SUMO's ``netgenerate``; vehicles arrive on every
+    arm by a seeded demand profile (``uniform``, ``peak`` or ``directional``) and cross, turn
+    left or turn right. Every step the agent picks which green phase to show for the next
+    ``delta_time`` simulated seconds (5 by default). A change of green goes through
+    ``yellow_time`` seconds of yellow, and a green must show for at least ``min_green``
+    seconds before it can be ended: until then the choice is ignored. SUMO itself simulates
+    every vehicle (car-following, lane changing, insertion), seeded with the scenario's seed.
+
+    ## Action Space
+
+    ``Discrete(P)``: the index of the green phase to show, ``P`` = 2 for the default
+    ``layout="opposites"`` (0: north-south, 1: east-west; left turns yield) and 4 for
+    ``layout="incoming"`` (one approach at a time).
+
+    ## Observation Space
+
+    ``Box(0, 1, (P + 1 + 2L,), float32)``, ``L`` = incoming lanes (8 by default):
+
+    | Slice | Meaning |
+    |-------|---------|
+    | ``[0, P)`` | one-hot current green (the upcoming one during yellow) |
+    | ``P`` | 1 if the minimum green has passed (a change would be honoured) |
+    | ``[P+1, P+1+L)`` | density of each incoming lane: vehicles / lane capacity (lane length / 7.5 m) |
+    | ``[P+1+L, P+1+2L)`` | queue of each incoming lane: halting vehicles / lane capacity |
+
+    ## Rewards
+
+    Selected with ``reward=``:
+
+    * ``"diff-waiting-time"`` (default): the decrease of the summed waiting time of the
+      vehicles on the incoming lanes over the step, in hundreds of seconds (as in sumo-rl);
+    * ``"pressure"``: vehicles on the outgoing lanes minus vehicles on the incoming lanes;
+    * ``"queue"``: minus the number of halting vehicles on the incoming lanes.
+
+    ``info`` holds ``sim_time``, ``queue``, ``waiting_time`` and SUMO's trip statistics so far:
+    ``arrived``, ``mean_waiting_time`` and ``mean_travel_time`` (seconds, over completed trips).
+
+    ## Episode End
+
+    * Termination: never (traffic keeps flowing).
+    * Truncation: ``max_episode_steps`` steps (360 in the registered spec: 1800 simulated
+      seconds at ``delta_time=5``, the length of the default demand).
+
+    ## Arguments
+
+    ```python
+    gym.make("benchmarkzoo/TrafficSignal-v0", generator="traffic/single-intersection",
+             generator_kwargs={"rate": 400, "profile": "uniform"}, delta_time=5, yellow_time=2,
+             min_green=5, reward="diff-waiting-time", backend="libsumo", in_process=None)
+    ```
+
+    * ``generator``/``generator_kwargs``: the scenario generator (``SingleIntersectionGenerator``:
+      lanes, arm length, layout, demand rate, duration, profile, turning).
+    * ``backend``: ``"libsumo"`` (default, fast) or ``"traci"`` (a ``sumo`` process over a socket).
+    * ``in_process``: with libsumo, ``True`` runs SUMO in this process, ``False`` in a worker
+      process, ``None`` (default) in this process unless another env already does (libsumo
+      allows one simulation per process), so several envs in one process just work.
+    * ``reset(options={"scenario": s})`` plays the given ``TrafficScenario`` instead of drawing one.
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)`` (network, vehicles and SUMO's
+    ``--seed``), so the same seed gives the same trajectory on every backend. A SUMO failure
+    (or a killed SUMO process) raises ``TrafficSimulationError`` naming the scenario and quoting
+    SUMO; ``reset()`` then starts afresh. ``close()`` stops SUMO and removes every temporary file.
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> import gymnasium as gym
+    >>> import benchmarkzoo
+    >>> env = gym.make("benchmarkzoo/TrafficSignal-v0")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.shape
+    (19,)
+    >>> obs, reward, terminated, truncated, info = env.step(1)
+    >>> info["sim_time"]
+    5.0
+    >>> env.close()
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        generator: str | Generator = "traffic/single-intersection",
+        generator_kwargs: dict[str, Any] | None = None,
+        delta_time: int = 5,
+        yellow_time: int = 2,
+        min_green: int = 5,
+        reward: str = "diff-waiting-time",
+        backend: str = "libsumo",
+        in_process: bool | None = None,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None:
+            raise ValueError(
+                f"{ENV_ID}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
+            )
+        check_options(reward, backend)
+        self._init_kwargs = dict(
+            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
+            min_green=min_green, reward=reward, backend=backend, in_process=in_process,
+        )
+        self.generator = make_generator(generator, generator_kwargs)
+        self.timing = sim.Timing(delta_time, yellow_time, min_green)
+        self.reward_kind = reward
+        self.backend = backend
+        self.in_process = in_process
+        self.render_mode = render_mode
+        self.observation_space, self.action_space, self._num_phases, self._num_lanes = build_spaces(self.generator)
+        self.scenario: TrafficScenario | None = None
+        self.layout: sim.Layout | None = None
+        self._measurement: sim.Measurement | None = None
+        self._previous_waiting = 0.0
+        self._actions: list[int] = []  # since the last reset: replayed to rebuild the simulation after pickling
+        self._runner: Runner | None = None
+        self._scratch: Path | None = None
+        self._finalizer: weakref.finalize | None = None
+
+    # ---- the Gymnasium API -------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        scenario = (options or {}).get("scenario")
+        if scenario is None:
+            scenario = self.generator(self.np_random)  # the first draw of np_random: seed s plays sample(s)
+        elif not isinstance(scenario, TrafficScenario) or scenario.network != "single-intersection":
+            raise ScenarioError(f"{ENV_ID}: options['scenario'] must be a single-intersection TrafficScenario; "
+                                f"got {scenario!r:.80}.")
+        self._start(scenario)
+        return self._observation(), sim.step_info(self.layout, self._measurement)
+
+    def step(self, action: Any):
+        if self._measurement is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before step() (and after a SUMO failure).")
+        if type(action) is not int or not 0 <= action < self._num_phases:
+            check_action(ENV_ID, self.action_space, action)
+            action = int(action)
+        self._advance(action)
+        reward = sim.reward(self.reward_kind, self.layout, self._measurement, self._previous_waiting)
+        self._previous_waiting = sim.total_waiting(self.layout, self._measurement)
+        return self._observation(), reward, False, False, sim.step_info(self.layout, self._measurement)
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+        self._measurement = None
+        if self._finalizer is not None:
+            self._finalizer()
+            self._finalizer = None
+            self._scratch = None
+
+    # ---- the simulation ------------------------------------------------------------------------
+
+    def _start(self, scenario: TrafficScenario) -> None:
+        self._measurement = None
+        if self._scratch is None:
+            self._scratch = new_scratch()
+            self._finalizer = weakref.finalize(self, shutil.rmtree, str(self._scratch), True)
+        net = network_file(scenario)
+        routes = write_routes(scenario, self._scratch / "routes.rou.xml")
+        if self._runner is None:
+            self._runner = make_runner(self.backend, self.in_process, self._scratch)
+        label = f"{ENV_ID} {scenario.label}"
+        layout, measurement = self._runner.start(net, routes, scenario.sumo_seed, self.timing, label)
+        num_phases, num_lanes = layout.num_phases(0), len(layout.incoming[0])
+        if len(layout.tls_ids) != 1 or (num_phases, num_lanes) != (self._num_phases, self._num_lanes):
+            raise ScenarioError(
+                f"{ENV_ID} was made for {self._num_phases} green phases and {self._num_lanes} incoming lanes; "
+                f"{scenario.label} has {num_phases} and {num_lanes}. Pass a scenario of this env's generator."
+            )
+        self.scenario, self.layout, self._measurement = scenario, layout, measurement
+        self._previous_waiting = sim.total_waiting(layout, measurement)
+        self._actions = []
+
+    def _advance(self, action: int) -> None:
+        try:
+            self._measurement = self._runner.step(np.array([action], dtype=np.int64))
+        except TrafficSimulationError:
+            self._measurement = None
+            raise
+        self._actions.append(action)
+
+    def _observation(self) -> np.ndarray:
+        return sim.observe(self.layout, self._measurement)
+
+    # ---- pickling: rebuild the simulation by replaying the episode -------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        rng = self._np_random
+        return {
+            "kwargs": self._init_kwargs,
+            "spec": self.spec,
+            "rng": None if rng is None else rng.bit_generator.state,
+            "np_random_seed": self._np_random_seed,
+            "scenario": None if self._measurement is None else self.scenario.to_dict(),
+            "actions": list(self._actions),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state["kwargs"])
+        self.spec = state["spec"]
+        if state["rng"] is not None:
+            bit_generator = getattr(np.random, state["rng"]["bit_generator"])()
+            bit_generator.state = state["rng"]
+            self._np_random = np.random.Generator(bit_generator)
+            self._np_random_seed = state["np_random_seed"]
+        if state["scenario"] is not None:
+            self._start(TrafficScenario.from_dict(state["scenario"]))
+            for action in state["actions"]:
+                self._advance(action)
+                self._previous_waiting = sim.total_waiting(self.layout, self._measurement)
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()

@@ -1,0 +1,142 @@
+"""The native vector form of ``benchmarkzoo/TrafficSignal-v0``: one libsumo worker process per world.
+
+libsumo holds one simulation per process, so world ``i`` runs in its own worker process
+(:class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner`). Each step sends every world's
+action first and then collects the replies, so the workers simulate in parallel on as many
+cores as there are. The observation and reward code is the single env's
+(:mod:`benchmarkzoo.envs.traffic.sim`), and world ``i`` draws its scenarios from its own
+generator seeded ``seed + i``, so rollouts equal ``SyncVectorEnv`` over the single env bit for bit.
+"""
+
+from __future__ import annotations
+
+import shutil
+import weakref
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from benchmarkzoo.core.spaces import check_discrete_batch
+from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
+from benchmarkzoo.envs.traffic.runner import WorkerRunner
+from benchmarkzoo.envs.traffic.signal.env import ENV_ID, build_spaces, check_options, make_generator, new_scratch
+from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.vector.base import NativeVectorEnv
+
+_INFO_DTYPES = {
+    "sim_time": np.float64, "queue": np.int64, "waiting_time": np.float64, "arrived": np.int64,
+    "mean_waiting_time": np.float64, "mean_travel_time": np.float64,
+}
+
+
+class TrafficSignalVectorEnv(NativeVectorEnv):
+    """``num_envs`` TrafficSignal-v0 worlds, each simulated by libsumo in its own worker process.
+
+    Arguments are the single env's (``backend`` is always libsumo in workers), plus those of
+    :class:`~benchmarkzoo.vector.base.NativeVectorEnv`.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    env_id = ENV_ID
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        generator: str | Generator = "traffic/single-intersection",
+        generator_kwargs: dict[str, Any] | None = None,
+        delta_time: int = 5,
+        yellow_time: int = 2,
+        min_green: int = 5,
+        reward: str = "diff-waiting-time",
+        max_episode_steps: int | None = 360,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
+        check_options(reward, "libsumo")
+        self.generator = make_generator(generator, generator_kwargs)
+        self.timing = sim.Timing(delta_time, yellow_time, min_green)
+        self.reward_kind = reward
+        self.single_observation_space, self.single_action_space, num_phases, _ = build_spaces(self.generator)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._num_phases = num_phases
+        self._scratch = new_scratch()
+        self._runners = [WorkerRunner(self._scratch) for _ in range(self.num_envs)]
+        self._finalizer = weakref.finalize(self, _cleanup, self._runners, str(self._scratch))
+        self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
+        self.layouts: list[sim.Layout | None] = [None] * self.num_envs
+        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
+        self._previous_waiting = np.zeros(self.num_envs, dtype=np.float64)
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        fixed = (options or {}).get("scenario")
+        for i in worlds:
+            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            self.scenarios[i] = scenario
+            routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
+            self._runners[i].send_start(
+                network_file(scenario), routes, scenario.sumo_seed, self.timing, f"{ENV_ID} world {i} {scenario.label}"
+            )
+        self._collect(worlds, loading=True)
+        return self._info()
+
+    def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        actions = check_discrete_batch(ENV_ID, actions, self._num_phases, self.num_envs)
+        worlds = np.arange(self.num_envs)
+        for i in worlds:
+            self._runners[i].send_step(actions[i: i + 1])
+        self._collect(worlds, loading=False)
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        for i in worlds:
+            layout, m = self.layouts[i], self._measurements[i]
+            rewards[i] = sim.reward(self.reward_kind, layout, m, self._previous_waiting[i])
+            self._previous_waiting[i] = sim.total_waiting(layout, m)
+        return rewards, np.zeros(self.num_envs, dtype=bool), self._info()
+
+    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
+        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
+        failure: TrafficSimulationError | None = None
+        for i in worlds:
+            try:
+                reply = self._runners[i].receive()
+            except TrafficSimulationError as error:
+                failure = failure or error
+                self._measurements[i] = None
+                continue
+            if loading:
+                self.layouts[i], self._measurements[i] = reply
+                self._previous_waiting[i] = sim.total_waiting(*reply)
+            else:
+                self._measurements[i] = reply
+        if failure is not None:
+            self._has_reset = False  # every world must be reset before the next step
+            raise failure
+
+    def _info(self) -> dict[str, np.ndarray]:
+        info = {key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _INFO_DTYPES.items()}
+        for i, (layout, m) in enumerate(zip(self.layouts, self._measurements)):
+            if m is not None:
+                for key, value in sim.step_info(layout, m).items():
+                    info[key][i] = value
+        return info
+
+    def _observe(self) -> np.ndarray:
+        out = np.zeros(self.observation_space.shape, dtype=np.float32)  # (num_envs, obs_size)
+        for i, (layout, m) in enumerate(zip(self.layouts, self._measurements)):
+            if m is not None:
+                out[i] = sim.observe(layout, m)
+        return out
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._finalizer()
+
+
+def _cleanup(runners: list[WorkerRunner], scratch: str) -> None:
+    for runner in runners:
+        runner.close()
+    shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,281 @@
+"""Signal control on a running SUMO simulation, and the numpy views (observation, reward) on it.
+
+Why own the traffic-signal logic rather than use sumo-rl's ``TrafficSignal``: sumo-rl's class
+is bound to its ``SumoEnvironment`` (it reads the env's clock, options and connection and
+rewrites the signal program on construction), queries SUMO lane by lane every step, and
+sumo-rl 1.4.5 is unmaintained (its PettingZoo entry point fails on pettingzoo 1.27). The logic
+is small: phase choice with minimum green and yellow transitions, and lane measurements
+through one subscription call per step. Owning it lets the same code run in-process (libsumo),
+in a worker process (libsumo) or over TraCI, and return plain numpy arrays that pickle
+cheaply across the worker pipe. The semantics follow sumo-rl's (same observation layout, same
+``diff-waiting-time`` scaling) so results stay comparable.
+
+:class:`SignalController` is the only part that talks to SUMO; it runs where SUMO runs. The
+functions :func:`observe` and :func:`reward` are pure numpy over its :class:`Measurement`
+and run in the env's process, identically for the single and the vector env.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+REWARDS: tuple[str, ...] = ("diff-waiting-time", "pressure", "queue")
+#: Metres one queued vehicle occupies (SUMO's default passenger car: 5 m long, 2.5 m gap).
+VEHICLE_SPACING = 7.5
+# libsumo / TraCI variable ids (traci.constants): lane vehicle count, halting count, waiting time.
+_LAST_STEP_VEHICLE_NUMBER = 0x10
+_LAST_STEP_VEHICLE_HALTING_NUMBER = 0x14
+_WAITING_TIME = 0x7A
+_LANE_VARIABLES = (_LAST_STEP_VEHICLE_NUMBER, _LAST_STEP_VEHICLE_HALTING_NUMBER, _WAITING_TIME)
+_TRIP_PARAMETERS = ("device.tripinfo.count", "device.tripinfo.waitingTime", "device.tripinfo.duration")
+
+
+@dataclasses.dataclass(frozen=True)
+class Timing:
+    """Seconds per env step, of yellow, and of minimum green.
+
+    Attributes:
+        delta_time: simulated seconds per env step.
+        yellow_time: seconds of yellow between two different greens (``< delta_time``).
+        min_green: seconds a green must show before the agent may end it.
+    """
+
+    delta_time: int = 5
+    yellow_time: int = 2
+    min_green: int = 5
+
+    def __post_init__(self) -> None:
+        for name in ("delta_time", "yellow_time", "min_green"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= 3600:
+                raise ValueError(f"{name} must be an integer number of seconds in [0, 3600]; got {value!r}.")
+        if not self.delta_time > 0:
+            raise ValueError(f"delta_time must be at least 1 second; got {self.delta_time}.")
+        if self.yellow_time >= self.delta_time:
+            raise ValueError(
+                f"yellow_time ({self.yellow_time}) must be shorter than delta_time ({self.delta_time}): "
+                "a phase change happens inside one env step."
+            )
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """What the env needs to know of the controlled signals; read from SUMO once per simulation.
+
+    Attributes:
+        tls_ids: controlled traffic lights, sorted.
+        greens: per signal, its green phase states (``"GGrr..."``), in program order.
+        lanes: every measured lane (incoming and outgoing of every signal), sorted.
+        incoming: per signal, ``(L_in,)`` int indices into ``lanes``.
+        outgoing: per signal, ``(L_out,)`` int indices into ``lanes``.
+        capacity: ``(len(lanes),)`` float64 vehicles that fit on each lane.
+        phase_in: per signal, ``(P, L_in)`` float64 green movements from each incoming lane per phase.
+        phase_out: per signal, ``(P, L_out)`` float64 green movements into each outgoing lane per phase.
+    """
+
+    tls_ids: tuple[str, ...]
+    greens: tuple[tuple[str, ...], ...]
+    lanes: tuple[str, ...]
+    incoming: tuple[np.ndarray, ...]
+    outgoing: tuple[np.ndarray, ...]
+    capacity: np.ndarray
+    phase_in: tuple[np.ndarray, ...]
+    phase_out: tuple[np.ndarray, ...]
+
+    def num_phases(self, tls: int = 0) -> int:
+        return len(self.greens[tls])
+
+
+@dataclasses.dataclass(frozen=True)
+class Measurement:
+    """The state of the simulation after a step (or the start), as plain arrays.
+
+    Attributes:
+        time: simulated seconds.
+        phase: ``(num_tls,)`` int64 index of each signal's current (or upcoming, during yellow) green.
+        can_change: ``(num_tls,)`` bool, whether the minimum green has passed.
+        vehicles: ``(len(lanes),)`` int64 vehicles on each lane.
+        halting: ``(len(lanes),)`` int64 vehicles slower than 0.1 m/s on each lane.
+        waiting: ``(len(lanes),)`` float64 summed waiting seconds of the vehicles on each lane.
+        arrived: trips completed so far.
+        mean_waiting_time: SUMO's mean waiting time of completed trips (seconds; 0 before any).
+        mean_travel_time: SUMO's mean duration of completed trips (seconds; 0 before any).
+    """
+
+    time: float
+    phase: np.ndarray
+    can_change: np.ndarray
+    vehicles: np.ndarray
+    halting: np.ndarray
+    waiting: np.ndarray
+    arrived: int
+    mean_waiting_time: float
+    mean_travel_time: float
+
+
+def yellow_state(current: str, target: str) -> str:
+    """Yellow for every link green now and red in ``target``; other links keep their state."""
+    return "".join("y" if c in "Gg" and t not in "Gg" else c for c, t in zip(current, target))
+
+
+class SignalController:
+    """Drives every traffic light of one running SUMO simulation by phase choice.
+
+    Args:
+        conn: the ``libsumo`` module or a ``traci`` connection (same API), already started.
+        timing: step, yellow and minimum-green durations.
+    """
+
+    def __init__(self, conn: Any, timing: Timing):
+        self.conn = conn
+        self.timing = timing
+        self.layout = self._read_layout()
+        num_tls = len(self.layout.tls_ids)
+        self.time = round(conn.simulation.getTime())
+        self.phase = np.zeros(num_tls, dtype=np.int64)
+        self.green_since = np.full(num_tls, self.time, dtype=np.int64)
+        for k, tls in enumerate(self.layout.tls_ids):
+            conn.trafficlight.setRedYellowGreenState(tls, self.layout.greens[k][0])
+        for lane in self.layout.lanes:
+            conn.lane.subscribe(lane, _LANE_VARIABLES)
+
+    def _read_layout(self) -> Layout:
+        conn = self.conn
+        tls_ids = tuple(sorted(conn.trafficlight.getIDList()))
+        greens, links_per_tls = [], []
+        lane_set: set[str] = set()
+        for tls in tls_ids:
+            logic = conn.trafficlight.getAllProgramLogics(tls)[0]
+            states = tuple(
+                p.state for p in logic.phases if "y" not in p.state and ("G" in p.state or "g" in p.state)
+            )
+            greens.append(states)
+            links = [link[0][:2] if link else None for link in conn.trafficlight.getControlledLinks(tls)]
+            links_per_tls.append(links)
+            lane_set.update(lane for link in links if link for lane in link)
+        lanes = tuple(sorted(lane_set))
+        index = {lane: i for i, lane in enumerate(lanes)}
+        capacity = np.array([conn.lane.getLength(lane) / VEHICLE_SPACING for lane in lanes], dtype=np.float64)
+        incoming, outgoing, phase_in, phase_out = [], [], [], []
+        for states, links in zip(greens, links_per_tls):
+            ins = sorted({link[0] for link in links if link})
+            outs = sorted({link[1] for link in links if link})
+            p_in = np.zeros((len(states), len(ins)))
+            p_out = np.zeros((len(states), len(outs)))
+            for p, state in enumerate(states):
+                movements = {link for link, s in zip(links, state) if link and s in "Gg"}
+                for lane_in, lane_out in movements:
+                    p_in[p, ins.index(lane_in)] += 1.0
+                    p_out[p, outs.index(lane_out)] += 1.0
+            incoming.append(np.array([index[lane] for lane in ins], dtype=np.int64))
+            outgoing.append(np.array([index[lane] for lane in outs], dtype=np.int64))
+            phase_in.append(p_in)
+            phase_out.append(p_out)
+        return Layout(
+            tls_ids=tls_ids, greens=tuple(greens), lanes=lanes, incoming=tuple(incoming), outgoing=tuple(outgoing),
+            capacity=capacity, phase_in=tuple(phase_in), phase_out=tuple(phase_out),
+        )
+
+    def step(self, actions: np.ndarray) -> Measurement:
+        """Show the chosen green at every signal (through yellow, once its minimum green is over).
+
+        Args:
+            actions: ``(num_tls,)`` int green-phase index per signal.
+        """
+        timing, conn, layout = self.timing, self.conn, self.layout
+        start = self.time
+        changing = [
+            k for k, a in enumerate(actions.tolist())
+            if a != self.phase[k] and start - self.green_since[k] >= timing.min_green
+        ]
+        if changing:
+            for k in changing:
+                greens = layout.greens[k]
+                target = int(actions[k])
+                conn.trafficlight.setRedYellowGreenState(
+                    layout.tls_ids[k], yellow_state(greens[self.phase[k]], greens[target])
+                )
+                self.phase[k] = target
+                self.green_since[k] = start + timing.yellow_time
+            if timing.yellow_time > 0:
+                conn.simulationStep(float(start + timing.yellow_time))
+            for k in changing:
+                conn.trafficlight.setRedYellowGreenState(layout.tls_ids[k], layout.greens[k][self.phase[k]])
+        self.time = start + timing.delta_time
+        conn.simulationStep(float(self.time))
+        return self.measure()
+
+    def measure(self) -> Measurement:
+        """Lane counts from the subscriptions, and SUMO's trip statistics so far."""
+        results = self.conn.lane.getAllSubscriptionResults()
+        lanes = self.layout.lanes
+        vehicles = np.array([results[lane][_LAST_STEP_VEHICLE_NUMBER] for lane in lanes], dtype=np.int64)
+        halting = np.array([results[lane][_LAST_STEP_VEHICLE_HALTING_NUMBER] for lane in lanes], dtype=np.int64)
+        waiting = np.array([results[lane][_WAITING_TIME] for lane in lanes], dtype=np.float64)
+        count, wait, duration = (self.conn.simulation.getParameter("", key) for key in _TRIP_PARAMETERS)
+        return Measurement(
+            time=float(self.time), phase=self.phase.copy(),
+            can_change=(self.time - self.green_since) >= self.timing.min_green,
+            vehicles=vehicles, halting=halting, waiting=waiting,
+            arrived=int(count or 0), mean_waiting_time=float(wait or 0.0), mean_travel_time=float(duration or 0.0),
+        )
+
+
+# ---- numpy views, run in the env's process ------------------------------------------------------
+
+
+def observation_size(layout: Layout, tls: int = 0) -> int:
+    return layout.num_phases(tls) + 1 + 2 * len(layout.incoming[tls])
+
+
+def observe(layout: Layout, m: Measurement, tls: int = 0) -> np.ndarray:
+    """``(P + 1 + 2 * L_in,)`` float32: one-hot green, min-green passed, lane densities, lane queues."""
+    lanes = layout.incoming[tls]
+    capacity = layout.capacity[lanes]
+    out = np.zeros(observation_size(layout, tls), dtype=np.float32)
+    num_phases = layout.num_phases(tls)
+    out[m.phase[tls]] = 1.0
+    out[num_phases] = float(m.can_change[tls])
+    num_lanes = len(lanes)
+    out[num_phases + 1: num_phases + 1 + num_lanes] = np.minimum(1.0, m.vehicles[lanes] / capacity)
+    out[num_phases + 1 + num_lanes:] = np.minimum(1.0, m.halting[lanes] / capacity)
+    return out
+
+
+def total_waiting(layout: Layout, m: Measurement, tls: int = 0) -> float:
+    """Summed waiting seconds of the vehicles on the signal's incoming lanes."""
+    return float(m.waiting[layout.incoming[tls]].sum())
+
+
+def queue(layout: Layout, m: Measurement, tls: int = 0) -> int:
+    """Halting vehicles on the signal's incoming lanes."""
+    return int(m.halting[layout.incoming[tls]].sum())
+
+
+def reward(kind: str, layout: Layout, m: Measurement, previous_waiting: float, tls: int = 0) -> float:
+    """One signal's reward for the step that produced ``m``.
+
+    * ``diff-waiting-time``: (previous - current) summed waiting time on incoming lanes, / 100;
+    * ``pressure``: vehicles on outgoing lanes minus vehicles on incoming lanes (sumo-rl's sign);
+    * ``queue``: minus the halting vehicles on incoming lanes.
+    """
+    if kind == "diff-waiting-time":
+        return (previous_waiting - total_waiting(layout, m, tls)) / 100.0
+    if kind == "pressure":
+        return float(m.vehicles[layout.outgoing[tls]].sum() - m.vehicles[layout.incoming[tls]].sum())
+    return -float(queue(layout, m, tls))
+
+
+def step_info(layout: Layout, m: Measurement, tls: int = 0) -> dict[str, Any]:
+    """The info dict of one step: traffic metrics a person would plot."""
+    return {
+        "sim_time": m.time,
+        "queue": queue(layout, m, tls),
+        "waiting_time": total_waiting(layout, m, tls),
+        "arrived": m.arrived,
+        "mean_waiting_time": m.mean_waiting_time,
+        "mean_travel_time": m.mean_travel_time,
+    }

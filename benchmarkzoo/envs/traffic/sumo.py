@@ -1,0 +1,160 @@
+"""Finding SUMO, running ``netgenerate``, and the cache of generated networks.
+
+A user never sets ``SUMO_HOME`` by hand: :func:`sumo_home` takes it from the environment when
+it points at a SUMO install, else from the ``eclipse-sumo`` wheel's ``sumo`` package (which
+exposes ``sumo.SUMO_HOME``), else from a ``sumo`` binary on ``PATH``. Nothing here changes
+``os.environ``: child processes get ``SUMO_HOME`` in their own environment.
+
+``netgenerate`` writes a header comment with a timestamp and the output path, so two runs with
+the same arguments differ in those bytes. :func:`generate_network` strips that one leading
+comment before writing and hashing; everything after it is byte-identical for the same
+arguments and SUMO version (tested). A different SUMO version may generate a different
+network: the scenario's ``net_hash`` then changes and ``benchmarkzoo scenarios verify`` says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from benchmarkzoo.core.errors import BenchmarkZooError, MissingExtraError
+from benchmarkzoo.core.scenario import canonical_json
+
+#: Environment variable naming benchmarkzoo's cache folder (default ``~/.cache/benchmarkzoo``).
+CACHE_ENV_VAR = "BENCHMARKZOO_CACHE"
+#: Options every SUMO run gets: quiet, no XML schema lookups, no teleports hiding gridlock.
+SUMO_QUIET_OPTIONS: tuple[str, ...] = (
+    "--no-step-log", "true",
+    "--no-warnings", "true",
+    "--duration-log.disable", "true",
+    "--xml-validation", "never",
+    "--xml-validation.net", "never",
+    "--xml-validation.routes", "never",
+)
+
+_HEADER_COMMENT = re.compile(rb"^(<\?xml[^>]*\?>\s*)<!--.*?-->\s*", re.DOTALL)
+_lock = threading.Lock()
+_net_memo: dict[str, tuple[Path, str]] = {}
+
+
+class TrafficSimulationError(BenchmarkZooError, RuntimeError):
+    """SUMO failed or died: the message names the scenario and quotes SUMO's own message."""
+
+
+def sumo_home() -> Path:
+    """The SUMO installation folder (holding ``bin/sumo``), found without any user setup.
+
+    Raises:
+        MissingExtraError: naming the ``traffic`` extra when no SUMO can be found.
+    """
+    candidates: list[str] = []
+    if os.environ.get("SUMO_HOME"):
+        candidates.append(os.environ["SUMO_HOME"])
+    try:
+        import sumo  # the eclipse-sumo wheel
+
+        candidates.append(sumo.SUMO_HOME)
+    except ImportError:
+        pass
+    on_path = shutil.which("sumo")
+    if on_path:
+        candidates.append(str(Path(on_path).resolve().parent.parent))
+    for candidate in candidates:
+        if _binary_in(Path(candidate), "sumo") is not None:
+            return Path(candidate)
+    raise MissingExtraError("sumo", "traffic", "benchmarkzoo's traffic envs (the SUMO simulator, eclipse-sumo wheel)")
+
+
+def _binary_in(home: Path, name: str) -> Path | None:
+    for candidate in (home / "bin" / name, home / "bin" / f"{name}.exe"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def binary(name: str) -> Path:
+    """A SUMO tool's executable, e.g. ``binary("netgenerate")``."""
+    home = sumo_home()
+    found = _binary_in(home, name)
+    if found is None:
+        raise MissingExtraError(name, "traffic", f"SUMO's {name} (not found under {home / 'bin'})")
+    return found
+
+
+def tool_environment() -> dict[str, str]:
+    """``os.environ`` plus ``SUMO_HOME``, for SUMO child processes."""
+    return {**os.environ, "SUMO_HOME": str(sumo_home())}
+
+
+def cache_dir(*parts: str) -> Path:
+    """``$BENCHMARKZOO_CACHE/<parts>`` (default ``~/.cache/benchmarkzoo/<parts>``), created on demand."""
+    root = os.environ.get(CACHE_ENV_VAR) or os.path.join(os.path.expanduser("~"), ".cache", "benchmarkzoo")
+    path = Path(root, *parts)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def normalize_network(data: bytes) -> bytes:
+    """``netgenerate`` output without its leading comment (timestamp, output path and options)."""
+    return _HEADER_COMMENT.sub(rb"\1", data, count=1)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def generate_network(args: tuple[str, ...]) -> tuple[Path, str]:
+    """Run ``netgenerate`` with ``args`` (no output option) once, and cache the normalized network.
+
+    The cache entry is ``<cache>/traffic/nets/<sha256 of the args>/net.net.xml``; it is
+    regenerated when missing or when its content no longer matches the hash written next to it.
+
+    Returns:
+        the network file's path and the sha256 of its (normalized) content.
+    """
+    key = sha256(canonical_json(list(args)).encode())
+    with _lock:
+        memo = _net_memo.get(key)
+        if memo is not None and memo[0].is_file():
+            return memo
+        folder = cache_dir("traffic", "nets", key)
+        path, hash_file = folder / "net.net.xml", folder / "net.sha256"
+        if path.is_file() and hash_file.is_file():
+            digest = hash_file.read_text().strip()
+            if sha256(path.read_bytes()) == digest:
+                _net_memo[key] = (path, digest)
+                return path, digest
+        with tempfile.TemporaryDirectory(prefix="benchmarkzoo-netgen-") as scratch:
+            raw = Path(scratch, "net.net.xml")
+            command = [str(binary("netgenerate")), *args, "--output-file", str(raw)]
+            done = subprocess.run(command, capture_output=True, text=True, env=tool_environment())
+            if done.returncode != 0 or not raw.is_file():
+                raise TrafficSimulationError(
+                    f"netgenerate failed (exit {done.returncode}) for arguments {list(args)}: "
+                    f"{(done.stderr or done.stdout).strip()[-2000:]}"
+                )
+            data = normalize_network(raw.read_bytes())
+        digest = sha256(data)
+        _atomic_write(path, data)
+        _atomic_write(hash_file, digest.encode())
+        _net_memo[key] = (path, digest)
+        return path, digest
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so concurrent processes never read half a file."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,68 @@
+"""CLI commands ``benchmarkzoo leaderboard site`` and ``benchmarkzoo leaderboard serve``.
+
+Mounted on :data:`benchmarkzoo.leaderboard.commands.leaderboard_group`; ``leaderboard build``
+calls :func:`write_site` after writing leaderboard JSON.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from benchmarkzoo.core.errors import BenchmarkZooError
+
+_ROOT = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("leaderboard"), show_default=True,
+    help="The leaderboard folder (the site is ROOT/site).",
+)
+
+
+class SiteError(BenchmarkZooError, ValueError):
+    """The site cannot be built or served; the message says why and what to do."""
+
+
+def write_site(root: Path) -> Path:
+    """Build ``root/site`` from ``root/leaderboard.json`` and report it; returns the index page."""
+    from benchmarkzoo.leaderboard.site.builder import build_site_from_root
+
+    if not (root / "leaderboard.json").is_file():
+        raise SiteError(f"{root / 'leaderboard.json'} does not exist; run `benchmarkzoo leaderboard build` first.")
+    try:
+        index, refused = build_site_from_root(root)
+    except FileExistsError as error:
+        raise SiteError(str(error)) from error
+    for reason in refused:
+        click.echo(f"site: skipped {reason}", err=True)
+    click.echo(f"wrote site {index}")
+    return index
+
+
+@click.command("site")
+@_ROOT
+def site_command(root: Path) -> None:
+    """Build the static site ROOT/site from ROOT/leaderboard.json (as `build` does after the JSON)."""
+    write_site(root)
+
+
+@click.command("serve")
+@_ROOT
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0 picks a free port.")
+def serve_command(root: Path, port: int) -> None:
+    """Serve the built site ROOT/site on 127.0.0.1 until interrupted."""
+    from benchmarkzoo.leaderboard.site import serve
+
+    try:
+        server, _ = serve.start(root / "site", port)
+    except (FileNotFoundError, OSError) as error:
+        raise SiteError(str(error)) from error
+    click.echo(f"serving {root / 'site'} at {serve.url(server)} (Ctrl-C stops)")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+        server.server_close()

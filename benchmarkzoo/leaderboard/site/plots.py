@@ -1,0 +1,159 @@
+"""Build-time plots of the leaderboard site, written as deterministic SVG files.
+
+matplotlib is imported lazily (the ``eval`` extra) and used through the object API with the
+Agg-based SVG canvas, never pyplot, so building a site has no global state and no display.
+Determinism: a fixed ``svg.hashsalt`` (ids of clip paths and glyphs), no ``Date`` metadata, and
+text drawn as paths; so the same inputs give the same bytes. Labels come from submissions, so
+mathtext parsing is off (a policy named ``$\\frac`` must not break the build) and long labels
+are shortened; matplotlib escapes the text it writes into SVG comments, and the pages show the
+files through ``<img>``, where SVG never runs script.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from benchmarkzoo.core.extras import require
+
+#: Fixed style: no user or site matplotlibrc can change the bytes of a build.
+_RC = {
+    "svg.hashsalt": "benchmarkzoo-leaderboard",
+    "svg.fonttype": "path",
+    "text.parse_math": False,
+    "font.family": "DejaVu Sans",
+    "font.size": 9.0,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "path.simplify": False,
+}
+_COLORS = ("#1b6ca8", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d5a97", "#30638e", "#a05c34")
+MAX_LABEL = 32
+
+
+def short(label: str, limit: int = MAX_LABEL) -> str:
+    """A label cut to ``limit`` characters (with an ellipsis), one line."""
+    label = " ".join(str(label).split())
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def color(i: int) -> str:
+    return _COLORS[i % len(_COLORS)]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with its interval, for one labelled row of an interval plot."""
+
+    label: str
+    value: float
+    low: float
+    high: float
+
+
+@contextlib.contextmanager
+def _figure(width: float, height: float) -> Iterator[Any]:
+    """A figure on the SVG canvas under the fixed style (no pyplot, so no figure outlives its plot)."""
+    needed_for = "plots of the leaderboard site"
+    mpl = require("matplotlib", "eval", needed_for)
+    figure = require("matplotlib.figure", "eval", needed_for)
+    svg = require("matplotlib.backends.backend_svg", "eval", needed_for)
+    with mpl.rc_context(_RC):  # rcParams are read while drawing too, so savefig happens inside
+        fig = figure.Figure(figsize=(width, height), layout="constrained")
+        svg.FigureCanvasSVG(fig)
+        yield fig
+
+
+def _svg(fig: Any) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "benchmarkzoo"})
+    return buffer.getvalue()
+
+
+def _horizontal_box() -> dict[str, Any]:
+    """``boxplot`` keywords for horizontal boxes: ``orientation`` from matplotlib 3.10, ``vert`` before."""
+    mpl = require("matplotlib", "eval", "plots of the leaderboard site")
+    major, minor = (int(p) for p in mpl.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
+
+
+def interval_plot(panels: dict[str, Sequence[Interval]]) -> bytes:
+    """rliable-style interval estimates: one panel per statistic, one row per entry (first row on top)."""
+    rows = max((len(p) for p in panels.values()), default=1)
+    with _figure(2.6 * max(len(panels), 1) + 1.2, 0.45 * rows + 1.0) as fig:
+        axes = fig.subplots(1, max(len(panels), 1), sharey=True, squeeze=False)[0]
+        for ax, (title, intervals) in zip(axes, panels.items()):
+            y = np.arange(len(intervals))[::-1]  # (rows,): first entry on top
+            for i, (row, yi) in enumerate(zip(intervals, y)):
+                ax.plot([row.low, row.high], [yi, yi], color=color(i), linewidth=6, alpha=0.45, solid_capstyle="butt")
+                ax.plot([row.value], [yi], marker="|", markersize=14, color=color(i), markeredgewidth=2)
+            ax.set_title(title)
+            ax.set_yticks(y, [short(r.label) for r in intervals])
+            ax.set_ylim(-0.7, len(intervals) - 0.3)
+            ax.grid(axis="y", visible=False)
+        axes[0].set_xlabel("normalized score (random 0, baseline 1)")
+        return _svg(fig)
+
+
+def profile_plot(
+    taus: np.ndarray, curves: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
+) -> bytes:
+    """Performance profiles: for each entry ``(label, fraction (num_taus,), low, high)``, with its band."""
+    with _figure(6.4, 3.6) as fig:
+        ax = fig.subplots()
+        for i, (label, fraction, low, high) in enumerate(curves):
+            ax.fill_between(taus, low, high, color=color(i), alpha=0.2, linewidth=0)
+            ax.plot(taus, fraction, color=color(i), label=short(label), linewidth=1.6)
+        ax.set_xlabel("normalized score τ")
+        ax.set_ylabel("fraction of episodes with score > τ")
+        ax.set_ylim(-0.02, 1.02)
+        if curves:
+            ax.legend(loc="lower left", frameon=False)
+        return _svg(fig)
+
+
+def improvement_plot(pairs: Sequence[Interval]) -> bytes:
+    """Probability of improvement P(X > Y) with intervals; each row's label is ``"X > Y"``."""
+    with _figure(6.4, 0.45 * max(len(pairs), 1) + 1.0) as fig:
+        ax = fig.subplots()
+        y = np.arange(len(pairs))[::-1]  # (pairs,): first pair on top
+        for row, yi in zip(pairs, y):
+            ax.plot([row.low, row.high], [yi, yi], color=color(0), linewidth=6, alpha=0.45, solid_capstyle="butt")
+            ax.plot([row.value], [yi], marker="|", markersize=14, color=color(0), markeredgewidth=2)
+        ax.axvline(0.5, color="#555555", linestyle="--", linewidth=1)
+        ax.set_yticks(y, [short(p.label, 2 * MAX_LABEL + 3) for p in pairs])
+        ax.set_xlim(0.0, 1.0)
+        ax.set_ylim(-0.7, max(len(pairs), 1) - 0.3)
+        ax.set_xlabel("P(X > Y): an episode of X scores above one of Y, averaged over tasks")
+        ax.grid(axis="y", visible=False)
+        return _svg(fig)
+
+
+def distribution_plot(rows: Sequence[tuple[str, np.ndarray]], xlabel: str) -> bytes:
+    """Per-episode values per entry ``(label, values (num_episodes,))``: a box and every episode as a dot."""
+    with _figure(6.4, 0.5 * max(len(rows), 1) + 1.1) as fig:
+        ax = fig.subplots()
+        y = np.arange(len(rows))[::-1]  # (rows,): first entry on top
+        rng = np.random.default_rng(0)  # fixed jitter: the same inputs give the same picture
+        for i, ((_, values), yi) in enumerate(zip(rows, y)):
+            values = np.asarray(values, dtype=np.float64)
+            if values.size:
+                ax.boxplot(
+                    values, positions=[yi], widths=0.55, showfliers=False, **_horizontal_box(),
+                    medianprops={"color": color(i)}, boxprops={"color": "#444444"},
+                    whiskerprops={"color": "#444444"}, capprops={"color": "#444444"},
+                )
+                jitter = rng.uniform(-0.18, 0.18, size=values.size)  # (num_episodes,)
+                ax.scatter(values, yi + jitter, s=7, color=color(i), alpha=0.55, linewidths=0)
+        ax.set_yticks(y, [short(label) for label, _ in rows])
+        ax.set_ylim(-0.7, max(len(rows), 1) - 0.3)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="y", visible=False)
+        return _svg(fig)

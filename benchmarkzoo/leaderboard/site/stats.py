@@ -1,0 +1,104 @@
+"""Statistics the site plots beyond the suite aggregates: performance profiles and probability of improvement.
+
+Both follow rliable (Agarwal et al., 2021) and take per-task lists of normalized episode scores,
+whose lengths may differ between tasks; each task weighs the same, so with equal lengths they
+equal rliable's functions on the ``(num_runs, num_tasks)`` matrix. Bootstrap intervals are
+stratified (episodes resampled within each task) with an explicit random state, as everywhere
+in :mod:`benchmarkzoo.evaluation.metrics`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from benchmarkzoo.evaluation import metrics
+from benchmarkzoo.evaluation.results import Results
+
+
+def normalized_scores(results: Results) -> list[np.ndarray]:
+    """Per-task normalized episode scores, ``(num_episodes,)`` each, of the tasks with references.
+
+    The scalar score is the return, or objective 0 of a vector return, as in the suite aggregates.
+    """
+    per_task = []
+    for task in results.tasks:
+        if task.status != "ok" or task.references is None or not task.episodes:
+            continue
+        returns = scalar_returns(task.episodes)
+        per_task.append(metrics.normalize(returns, task.references["random"], task.references["baseline"]))
+    return per_task
+
+
+def scalar_returns(episodes: Sequence) -> np.ndarray:
+    """``(num_episodes,)`` scalar returns: the return, or objective 0 of a vector return."""
+    return np.array(
+        [e.episode_return[0] if isinstance(e.episode_return, list) else e.episode_return for e in episodes],
+        dtype=np.float64,
+    )
+
+
+def performance_profile(per_task: Sequence[np.ndarray], taus: np.ndarray) -> np.ndarray:
+    """``(len(taus),)`` fraction of runs scoring above each threshold, averaged over tasks.
+
+    rliable's ``create_performance_profile`` (run-score distribution) when tasks have equal lengths.
+    """
+    return np.mean([(np.asarray(t)[:, None] > taus[None, :]).mean(axis=0) for t in per_task], axis=0)
+
+
+def performance_profile_ci(
+    per_task: Sequence[np.ndarray], taus: np.ndarray, reps: int = metrics.REPS,
+    confidence: float = metrics.CONFIDENCE, random_state: int = metrics.RANDOM_STATE,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pointwise stratified-bootstrap percentile band of :func:`performance_profile`: two ``(len(taus),)`` arrays."""
+    rng = np.random.default_rng(random_state)
+    samples = np.zeros((reps, taus.size))  # (reps, num_taus)
+    for t in per_task:
+        t = np.asarray(t, dtype=np.float64)
+        resampled = t[rng.integers(0, t.size, size=(reps, t.size))]  # (reps, num_episodes)
+        # Fraction above tau via sorted ranks: O(reps * n log n) instead of O(reps * n * num_taus) memory.
+        resampled.sort(axis=1)
+        below = np.stack([np.searchsorted(row, taus, side="right") for row in resampled])  # (reps, num_taus)
+        samples += 1.0 - below / t.size
+    samples /= len(per_task)
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.percentile(samples, [100 * alpha, 100 * (1 - alpha)], axis=0)
+    return low, high
+
+
+def _pair_probability(x: np.ndarray, y: np.ndarray) -> float:
+    """P(X > Y) + P(X = Y) / 2 for one task: the Mann-Whitney U statistic over ``len(x) * len(y)``."""
+    greater = (x[:, None] > y[None, :]).mean()
+    ties = (x[:, None] == y[None, :]).mean()
+    return float(greater + 0.5 * ties)
+
+
+def probability_of_improvement(x_per_task: Sequence[np.ndarray], y_per_task: Sequence[np.ndarray]) -> float:
+    """Probability that an episode of X scores above one of Y on the same task, averaged over tasks.
+
+    rliable's ``probability_of_improvement`` when tasks have equal lengths.
+    """
+    if len(x_per_task) != len(y_per_task):
+        raise ValueError(f"X has {len(x_per_task)} tasks and Y {len(y_per_task)}; they must play the same tasks.")
+    return float(np.mean([
+        _pair_probability(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        for x, y in zip(x_per_task, y_per_task)
+    ]))
+
+
+def probability_of_improvement_ci(
+    x_per_task: Sequence[np.ndarray], y_per_task: Sequence[np.ndarray], reps: int = metrics.REPS,
+    confidence: float = metrics.CONFIDENCE, random_state: int = metrics.RANDOM_STATE,
+) -> tuple[float, float]:
+    """Stratified-bootstrap percentile interval of :func:`probability_of_improvement` (both sides resampled)."""
+    rng = np.random.default_rng(random_state)
+    samples = np.zeros(reps)
+    for x, y in zip(x_per_task, y_per_task):
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        for r in range(reps):
+            samples[r] += _pair_probability(x[rng.integers(0, x.size, x.size)], y[rng.integers(0, y.size, y.size)])
+    samples /= len(x_per_task)
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.percentile(samples, [100 * alpha, 100 * (1 - alpha)])
+    return float(low), float(high)

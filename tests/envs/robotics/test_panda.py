@@ -1,0 +1,329 @@
+"""Panda envs on PyBullet: physics on fixed scenarios, determinism, experts, goal rewards, clients, rendering.
+
+API conformance, pickling and native-vs-sync equality under every autoreset mode come from
+``tests/test_conformance.py`` once the ids are registered; here the same properties are checked
+in the regimes random actions never reach (expert-driven episodes, contact, long histories), on
+envs built from generator instances so these tests need nothing from the registry.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pybullet", reason="needs extra robotics: pip install 'benchmarkzoo[robotics]'")
+
+from benchmarkzoo.core.errors import GeneratorArgumentError, InvalidActionError, ScenarioError
+from benchmarkzoo.envs.robotics.panda.baseline import PandaExpert
+from benchmarkzoo.envs.robotics.panda.env import PandaEnv
+from benchmarkzoo.envs.robotics.panda.generator import (
+    ObjectScenario,
+    PushGenerator,
+    ReachGenerator,
+    ReachScenario,
+)
+from benchmarkzoo.envs.robotics.panda.sim import pybullet
+from benchmarkzoo.envs.robotics.panda.vector_env import PandaVectorEnv
+from benchmarkzoo.testing import check_generator
+
+TEST_SEEDS = range(100000, 100020)  # the first 20 seeds of the test splits
+EXPERT = PandaExpert()
+
+
+def cube(**overrides) -> ObjectScenario:
+    """A 40 mm, 1 kg cube at the table centre, goal 0.15 m away along +x."""
+    fields = {
+        "object_xy": (0.0, 0.0), "object_yaw": 0.0, "object_size": 0.04, "object_mass": 1.0,
+        "object_friction": 0.5, "goal": (0.15, 0.0, 0.02),
+    }
+    return ObjectScenario(**{**fields, **overrides})
+
+
+@pytest.fixture
+def push():
+    env = PandaEnv(PushGenerator())
+    yield env
+    env.close()
+
+
+@pytest.fixture
+def reach():
+    env = PandaEnv(ReachGenerator())
+    yield env
+    env.close()
+
+
+def rollout(env: PandaEnv, seed: int | None, actions=None, options=None, steps: int = 50) -> list:
+    """Every output of one episode (expert actions unless given), copied."""
+    obs, info = env.reset(seed=seed, options=options)
+    outputs = [({k: v.copy() for k, v in obs.items()}, info)]
+    for t in range(steps):
+        action = EXPERT(env, obs) if actions is None else actions[t]
+        obs, reward, terminated, _, info = env.step(action)
+        outputs.append(({k: v.copy() for k, v in obs.items()}, reward, terminated, info))
+        if terminated:
+            break
+    return outputs
+
+
+def assert_same_episode(first: list, second: list) -> None:
+    assert len(first) == len(second)
+    for a, b in zip(first, second):
+        for k in a[0]:
+            np.testing.assert_array_equal(a[0][k], b[0][k])
+        assert a[1:] == b[1:]
+
+
+# ---- physics ------------------------------------------------------------------------------------
+
+
+def test_expert_push_moves_the_cube_to_the_goal(push):
+    obs, _ = push.reset(options={"scenario": cube()})
+    start = obs["achieved_goal"].copy()
+    goal = obs["desired_goal"]
+    for _ in range(50):
+        obs, _, terminated, _, info = push.step(EXPERT(push, obs))
+        if terminated:
+            break
+    assert info["is_success"]
+    travelled = obs["achieved_goal"] - start
+    assert travelled[0] > 0.09 and abs(travelled[1]) < 0.03  # along +x, toward the goal
+    assert np.linalg.norm(obs["achieved_goal"] - goal) < 0.05
+
+
+def test_a_released_cube_falls_under_gravity(push):
+    push.reset(options={"scenario": cube(object_xy=(0.1, 0.1))})
+    world, p = push.world, pybullet()
+    p.resetBasePositionAndOrientation(world.object, (0.1, 0.1, 0.3), (0, 0, 0, 1), physicsClientId=world.client)
+    heights = []
+    for _ in range(5):  # 0.2 s of free fall, the arm held still above the table
+        obs, *_ = push.step(np.zeros(3, dtype=np.float32))
+        heights.append(float(obs["achieved_goal"][2]))
+    fallen = 0.3 - heights[-1]
+    assert np.all(np.diff(heights) < 0)
+    assert fallen == pytest.approx(0.5 * 9.81 * 0.2**2, rel=0.1)  # 0.196 m
+    for _ in range(20):
+        obs, *_ = push.step(np.zeros(3, dtype=np.float32))
+    assert obs["achieved_goal"][2] == pytest.approx(0.02, abs=2e-3)  # resting on the table top
+    assert abs(obs["observation"][14]) < 1e-2  # and still
+
+
+def test_end_effector_follows_displacement_commands(reach):
+    obs, _ = reach.reset(options={"scenario": ReachScenario(goal=(0.2, 0.2, 0.2))})
+    start = obs["achieved_goal"].copy()
+    for _ in range(3):
+        obs, *_ = reach.step(np.array([1.0, 0.0, 0.0], dtype=np.float32))
+    moved = obs["achieved_goal"] - start
+    assert 0.07 < moved[0] < 0.16 and abs(moved[1]) < 0.01 and abs(moved[2]) < 0.02
+
+
+def test_success_terminates_and_rewards_match_compute_reward(reach):
+    obs, _ = reach.reset(options={"scenario": ReachScenario(goal=(0.05, 0.0, 0.2))})
+    obs, reward, terminated, truncated, info = reach.step(EXPERT(reach, obs))
+    assert terminated and info["is_success"] and reward == 0.0 and not truncated
+    assert reward == reach.compute_reward(obs["achieved_goal"], obs["desired_goal"], info)
+
+
+# ---- determinism and clients ---------------------------------------------------------------------
+
+
+def test_same_seed_same_episodes_whatever_came_before():
+    fresh, played = PandaEnv(PushGenerator()), PandaEnv(PushGenerator())
+    try:
+        for seed in (5, 6, 7):  # a history of other episodes, expert and random
+            rollout(played, seed)
+            rollout(played, seed + 10, actions=np.random.default_rng(seed).uniform(-1, 1, (50, 3)).astype(np.float32))
+        for seed in (6, 100001):
+            assert_same_episode(rollout(fresh, seed), rollout(played, seed))
+    finally:
+        fresh.close()
+        played.close()
+
+
+def test_rendering_does_not_change_the_episode():
+    plain, rendered = PandaEnv(PushGenerator()), PandaEnv(PushGenerator(), render_mode="rgb_array")
+    try:
+        expected = rollout(plain, 3)
+        obs, info = rendered.reset(seed=3)
+        frames = [rendered.render()]
+        outputs = [({k: v.copy() for k, v in obs.items()}, info)]
+        for _ in range(len(expected) - 1):
+            obs, reward, terminated, _, info = rendered.step(EXPERT(rendered, obs))
+            frames.append(rendered.render())
+            outputs.append(({k: v.copy() for k, v in obs.items()}, reward, terminated, info))
+        assert_same_episode(expected, outputs)
+        assert frames[0].shape == (480, 480, 3) and frames[0].dtype == np.uint8
+        assert not np.array_equal(frames[0], frames[-1])  # the arm moved
+    finally:
+        plain.close()
+        rendered.close()
+
+
+def test_pickled_env_replays_its_episode(push):
+    obs, _ = push.reset(seed=11)
+    for _ in range(8):
+        obs, *_ = push.step(EXPERT(push, obs))
+    copy = pickle.loads(pickle.dumps(push))
+    try:
+        assert copy.world.client != push.world.client
+        for _ in range(10):
+            expected = push.step(EXPERT(push, obs))
+            actual = copy.step(EXPERT(copy, obs))
+            for k in expected[0]:
+                np.testing.assert_array_equal(expected[0][k], actual[0][k])
+            assert expected[1:] == actual[1:]
+            obs = expected[0]
+    finally:
+        copy.close()
+
+
+def test_close_disconnects_every_client():
+    p = pybullet()
+    env = PandaEnv(ReachGenerator())
+    vec = PandaVectorEnv(3, generator=PushGenerator())
+    clients = [env.world.client] + [w.client for w in vec.worlds]
+    assert len(set(clients)) == 4 and all(p.isConnected(physicsClientId=c) for c in clients)
+    env.close()
+    vec.close()
+    assert not any(p.isConnected(physicsClientId=c) for c in clients)
+    env.close()  # idempotent
+    with pytest.raises(RuntimeError, match="closed"):
+        env.reset(seed=0)
+
+
+def test_native_vector_matches_single_envs_under_the_expert():
+    vec = PandaVectorEnv(3, generator=PushGenerator(), max_episode_steps=50)
+    singles = [PandaEnv(PushGenerator()) for _ in range(3)]
+    try:
+        obs, _ = vec.reset(seed=40)
+        single_obs = [env.reset(seed=40 + i)[0] for i, env in enumerate(singles)]
+        for _ in range(50):
+            actions = EXPERT(vec, obs)
+            obs, rewards, terminated, _, _ = vec.step(actions)
+            for i, env in enumerate(singles):
+                single_obs[i], reward, term, _, _ = env.step(actions[i])
+                for k in obs:
+                    np.testing.assert_array_equal(obs[k][i], single_obs[i][k])
+                assert (rewards[i], terminated[i]) == (reward, term)
+            if terminated.any():  # the next step autoresets that world; the single env would need a reset
+                break
+        assert terminated.any()  # the comparison covered a whole episode of at least one world
+    finally:
+        vec.close()
+        for env in singles:
+            env.close()
+
+
+# ---- experts -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("generator", [ReachGenerator(), PushGenerator()], ids=["reach", "push"])
+def test_expert_solves_the_test_split(generator):
+    env = PandaEnv(generator)
+    try:
+        successes = sum(rollout(env, seed)[-1][-1]["is_success"] for seed in TEST_SEEDS)
+    finally:
+        env.close()
+    assert successes >= 19  # 95 %; all 100 test seeds are measured in the env docstring
+
+
+# ---- goal-conditioned API ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reward_type", ["sparse", "dense"])
+def test_batched_compute_reward_equals_per_goal_calls(reward_type):
+    env = PandaEnv(PushGenerator(), reward_type=reward_type)
+    try:
+        rng = np.random.default_rng(0)
+        achieved = rng.uniform(-0.2, 0.2, (64, 3)).astype(np.float32)
+        desired = achieved + rng.normal(0.0, 0.05, (64, 3)).astype(np.float32)
+        infos = np.array([{"is_success": False}] * 64)
+        batched = env.compute_reward(achieved, desired, infos)
+        assert batched.shape == (64,) and batched.dtype == np.float32
+        single = [env.compute_reward(a, d, {}) for a, d in zip(achieved, desired)]
+        np.testing.assert_array_equal(batched, np.array(single))
+        if reward_type == "sparse":
+            assert set(batched.tolist()) == {0.0, -1.0}
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize(
+    ("achieved", "desired", "match"),
+    [
+        (np.zeros(2), np.zeros(2), r"shape \(3,\) or \(batch, 3\).*got shape \(2,\)"),
+        (np.zeros((4, 3)), np.zeros((5, 3)), r"same shape; got \(4, 3\) and \(5, 3\)"),
+        (np.array([np.nan, 0.0, 0.0]), np.zeros(3), "non-finite achieved_goal"),
+        ("goal", np.zeros(3), "float array"),
+    ],
+)
+def test_malformed_goals_are_refused(push, achieved, desired, match):
+    with pytest.raises(ValueError, match=match) as error:
+        push.compute_reward(achieved, desired, {})
+    assert "benchmarkzoo/PandaPush-v0" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [np.array([np.nan, 0, 0], dtype=np.float32), np.array([1.5, 0, 0], dtype=np.float32),
+     np.zeros(4, dtype=np.float32), np.zeros(3)],
+    ids=["nan", "out-of-range", "wrong-shape", "float64"],
+)
+def test_bad_actions_are_refused(push, action):
+    push.reset(seed=0)
+    with pytest.raises(InvalidActionError, match=r"benchmarkzoo/PandaPush-v0 expects actions in Box"):
+        push.step(action)
+    push.step(np.zeros(3, dtype=np.float32))  # still usable
+
+
+def test_stable_baselines3_check_env(push, reach):
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    for env in (reach, push):
+        env_checker.check_env(env, warn=True)
+
+
+def test_dense_reward_is_minus_distance():
+    env = PandaEnv(ReachGenerator(), reward_type="dense")
+    try:
+        obs, _ = env.reset(seed=1)
+        obs, reward, *_ = env.step(np.zeros(3, dtype=np.float32))
+        distance = np.linalg.norm(obs["achieved_goal"].astype(np.float64) - obs["desired_goal"])
+        assert reward == pytest.approx(-distance, rel=1e-6)
+        assert env.env_id == "benchmarkzoo/PandaReach-Dense-v0"
+    finally:
+        env.close()
+
+
+# ---- generators and scenarios --------------------------------------------------------------------------
+
+
+def test_generators_are_seeded_and_in_range():
+    for generator in (ReachGenerator(), PushGenerator(object_mass=(2.0, 3.0), object_friction=(0.1, 0.2))):
+        hashes = check_generator(generator, seeds=range(20))
+        assert len(set(hashes.values())) == 20
+    for seed in range(50):
+        s = PushGenerator(object_mass=(2.0, 3.0), object_friction=(0.1, 0.2)).sample(seed)
+        assert 2.0 <= s.object_mass <= 3.0 and 0.1 <= s.object_friction <= 0.2
+        assert 0.035 <= s.object_size <= 0.045 and round(s.object_size * 1000) == s.object_size * 1000
+        assert np.hypot(s.goal[0] - s.object_xy[0], s.goal[1] - s.object_xy[1]) >= 0.1
+        assert s.goal[2] == s.object_size / 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"object_mass": (2.0, 1.0)}, "object_mass"), ({"object_size": (0.01, 0.04)}, "object_size"),
+     ({"goal_xy_range": 2.0}, "goal_xy_range"), ({"min_goal_distance": 0.3, "object_xy_range": 0.1,
+                                                  "goal_xy_range": 0.1}, "cannot be met")],
+)
+def test_generator_arguments_are_checked(kwargs, match):
+    with pytest.raises(GeneratorArgumentError, match=match):
+        PushGenerator(**kwargs)
+
+
+def test_scenarios_outside_the_workspace_or_of_the_wrong_kind_are_refused(push):
+    with pytest.raises(ScenarioError, match="ObjectScenario"):
+        push.reset(options={"scenario": ReachScenario(goal=(0.0, 0.0, 0.1))})
+    with pytest.raises(ScenarioError, match="outside the workspace"):
+        push.reset(options={"scenario": cube(goal=(0.9, 0.0, 0.02))})
