@@ -74,6 +74,19 @@ register(
     baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
     scenario_sets=("control/quadrotor-goal",),
 )
+register(
+    "benchmarkzoo/MO-Quadrotor-v0",
+    kind="mo",
+    family="control",
+    entry_point=f"{_QUAD}.mo_env:MOQuadrotorEnv",
+    vector_entry_point=f"{_QUAD}.mo_vector_env:MOQuadrotorVectorEnv",
+    max_episode_steps=200,
+    kwargs={"generator": "quadrotor/goal", "generator_kwargs": {}},
+    extras=("mo",),
+    description="Fly a quadrotor of randomized mass, inertia and motors towards a goal: progress vs energy.",
+    baseline=f"{_QUAD}.baseline:WeightedPIDPolicy",
+    scenario_sets=("control/mo-quadrotor",),
+)
 
 _MAZE_KEYS = "benchmarkzoo.envs.gridworld.maze_keys"
 
@@ -164,4 +177,21 @@ register(
     description="Choose the green phase of one signalized intersection simulated by SUMO, with min green and yellow.",
     baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/single-intersection",),
+)
+
+_NAV = "benchmarkzoo.envs.multiagent.navigation"
+
+register_generator("navigation/uniform", f"{_NAV}.generator:UniformGenerator")
+
+register(
+    "benchmarkzoo/Navigation-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_NAV}.env:NavigationEnv",
+    vector_entry_point=f"{_NAV}.vector_env:NavigationVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "navigation/uniform", "generator_kwargs": {"num_agents": 4, "num_obstacles": 4}},
+    description="Continuous multi-robot navigation among circular obstacles, holonomic or unicycle robots.",
+    baseline=f"{_NAV}.baseline:PotentialFieldPolicy",
+    scenario_sets=("multiagent/navigation",),
 )

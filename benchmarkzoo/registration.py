@@ -1,9 +1,10 @@
 """The one registry: every env of every kind, and every scenario generator, by name.
 
-``import benchmarkzoo`` fills it from :mod:`benchmarkzoo.catalogue`. Single-agent and multi-objective envs are also registered
-with Gymnasium under the ``benchmarkzoo/`` namespace (``gym.make``, ``gym.make_vec`` and
-``mo_gymnasium.make`` work), and parallel envs with PettingZoo's registry. Everything else in
-the package (CLI, tests, evaluation suites) reads the env list from here and nowhere else.
+``import benchmarkzoo`` fills it from :mod:`benchmarkzoo.catalogue`. Single-agent and
+multi-objective envs are also registered with Gymnasium under the ``benchmarkzoo/`` namespace
+(``gym.make``, ``gym.make_vec`` and ``mo_gymnasium.make`` work), and parallel envs with
+PettingZoo's registry. Everything else in the package (CLI, tests, evaluation suites) reads
+the env list from here and nowhere else.
 """
 
 from __future__ import annotations

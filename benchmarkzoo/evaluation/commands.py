@@ -32,6 +32,18 @@ def print_results(results) -> None:
         )
     console = _console()
     console.print(table)
+    mo = [t for t in results.tasks if t.aggregates is not None and t.aggregates.multi_objective is not None]
+    if mo:
+        mo_table = _table(
+            "multi-objective", "task", "hypervolume", "expected utility", "sparsity", "Pareto-optimal", "front covered"
+        )
+        for task in mo:
+            m = task.aggregates.multi_objective
+            mo_table.add_row(
+                task.id, _fmt(m.hypervolume, 1), _fmt(m.expected_utility), _fmt(m.sparsity),
+                _fmt(m.pareto_optimal_rate, 2), _fmt(m.front_coverage, 2),
+            )
+        console.print(mo_table)
     agg = results.aggregates
     if agg is not None:
         console.print(
@@ -83,21 +95,34 @@ class _Progress:
 @click.option("--policy", "policy_spec", required=True, help="random | baseline | module:callable | file.py:callable")
 @click.option("--episodes", type=click.IntRange(min=1), default=None, help="Override every task's episode count.")
 @click.option("--num-envs", type=click.IntRange(min=1), default=8, show_default=True, help="Worlds per vector env.")
-@click.option("--backend", type=click.Choice(BACKENDS), default="native", show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="native", show_default=True,
+              help="Vector env backend, or ray: shares of episodes on Ray workers (native there).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (with --backend ray: shares in flight; 1 = the cluster's CPUs).")
+@click.option("--ray-address", default=None, help="With --backend ray: the cluster to join (default: a local Ray).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Protocol seed.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Results JSON file.")
-def evaluate_command(suite_name, policy_spec, episodes, num_envs, backend, workers, seed, out) -> None:
+@click.option("--resume", is_flag=True, help="Continue the interrupted run in --out: play only its missing episodes.")
+def evaluate_command(
+    suite_name, policy_spec, episodes, num_envs, backend, workers, ray_address, seed, out, resume
+) -> None:
     """Evaluate a policy on every task of a suite; raw outcomes are identical for any backend and sizes."""
     from benchmarkzoo.evaluation.protocol import evaluate
     from benchmarkzoo.evaluation.suites import load_suite
 
+    if ray_address is not None and backend != "ray":
+        raise click.UsageError("--ray-address needs --backend ray.")
     suite = load_suite(suite_name)
-    with _Progress(suite, episodes) as progress:
-        results = evaluate(
-            suite, policy_spec, backend=backend, num_envs=num_envs, workers=workers, seed=seed,
-            episodes=episodes, out=out, on_episode=progress.episode,
-        )
+    try:
+        with _Progress(suite, episodes) as progress:
+            results = evaluate(
+                suite, policy_spec, backend=backend, num_envs=num_envs, workers=workers, seed=seed,
+                episodes=episodes, out=out, on_episode=progress.episode, resume=resume, ray_address=ray_address,
+            )
+    except KeyboardInterrupt:
+        kept = f"finished episodes kept in {out}; continue with --resume" if out else "nothing kept (no --out)"
+        click.echo(f"interrupted: {kept}.", err=True)
+        sys.exit(130)
     print_results(results)
     if out is not None:
         click.echo(f"results written to {out}")

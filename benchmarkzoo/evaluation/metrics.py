@@ -105,3 +105,37 @@ def normalize(values: np.ndarray, random_score: float, baseline_score: float) ->
     if span == 0:
         raise ValueError("random and baseline references are equal: this task cannot be normalized.")
     return (np.asarray(values, dtype=np.float64) - random_score) / span
+
+
+def probability_of_improvement(x_per_task: Sequence[Sequence[float]], y_per_task: Sequence[Sequence[float]]) -> float:
+    """Probability that policy X scores higher than policy Y on a random task, ties counting half.
+
+    rliable's ``probability_of_improvement``: per task, the Mann-Whitney ``U`` statistic of X's
+    episodes against Y's divided by the number of pairs, ``P(x > y) + P(x = y) / 2``; then the mean
+    over tasks. Scores of a task may be raw or normalized (any increasing affine map leaves it unchanged).
+    """
+    probabilities = []
+    for x, y in zip(x_per_task, y_per_task, strict=True):
+        x = np.asarray(x, dtype=np.float64)[:, None]
+        y = np.asarray(y, dtype=np.float64)[None, :]
+        probabilities.append(((x > y).sum() + 0.5 * (x == y).sum()) / (x.size * y.size))
+    return float(np.mean(probabilities))
+
+
+def probability_of_improvement_ci(
+    x_per_task: Sequence[Sequence[float]], y_per_task: Sequence[Sequence[float]],
+    reps: int = REPS, confidence: float = CONFIDENCE, random_state: int = RANDOM_STATE,
+) -> tuple[float, float]:
+    """Percentile interval of :func:`probability_of_improvement`, resampling each policy's episodes within each task.
+
+    rliable's stratified independent bootstrap over the pair of score matrices.
+    """
+    xs = [np.asarray(t, dtype=np.float64) for t in x_per_task]
+    ys = [np.asarray(t, dtype=np.float64) for t in y_per_task]
+    rng = np.random.default_rng(random_state)
+    samples = np.empty(reps)
+    for r in range(reps):
+        bx = [t[rng.integers(0, t.size, size=t.size)] for t in xs]
+        by = [t[rng.integers(0, t.size, size=t.size)] for t in ys]
+        samples[r] = probability_of_improvement(bx, by)
+    return _percentile_interval(samples, confidence)

@@ -12,12 +12,13 @@ import copy
 import hashlib
 import importlib.util
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium.vector import AsyncVectorEnv
-from gymnasium.vector.utils import concatenate, create_empty_array
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.core.seeding import derive_seed
@@ -59,29 +60,52 @@ class Policy:
 
 
 class RandomPolicy(Policy):
-    """Uniform random actions, drawn per world from a generator seeded by the episode's seed."""
+    """Uniform random actions, drawn per world (and per agent) from generators seeded by the episode's seed.
+
+    On a multi-agent vector env (``env.num_agents`` agents per world, actions ``(B, N, ...)``)
+    agent ``j`` of an episode seeded ``s`` draws from a space seeded ``derive_seed(s,
+    "random-policy", j)``; a single-agent episode's space is seeded ``derive_seed(s, "random-policy")``.
+    """
 
     name = "random"
     kind = "random"
 
     def setup(self, env: Any, spec: EnvSpec) -> None:
-        self._spaces = [copy.deepcopy(env.single_action_space) for _ in range(env.num_envs)]
         self._space = env.single_action_space
-        self._out = create_empty_array(self._space, env.num_envs)
+        self._agents = getattr(env, "num_agents", None) if spec.kind in ("parallel", "moma") else None
+        per_world = 1 if self._agents is None else self._agents
+        self._spaces = [[copy.deepcopy(self._space) for _ in range(per_world)] for _ in range(env.num_envs)]
+        if self._agents is None:
+            self._out = create_empty_array(self._space, env.num_envs)
+        else:
+            self._world_space = batch_space(self._space, self._agents)
+            self._world_out = create_empty_array(self._space, self._agents)
+            self._out = create_empty_array(self._world_space, env.num_envs)
 
     def start_episodes(self, worlds: np.ndarray, seeds: list[int]) -> None:
         for world, seed in zip(worlds, seeds):
-            self._spaces[world].seed(derive_seed(seed, "random-policy"))
+            if self._agents is None:
+                self._spaces[world][0].seed(derive_seed(seed, "random-policy"))
+            else:
+                for agent, space in enumerate(self._spaces[world]):
+                    space.seed(derive_seed(seed, "random-policy", agent))
 
     def act(self, observations: Any, env: Any) -> Any:
-        return concatenate(self._space, [space.sample() for space in self._spaces], self._out)
+        if self._agents is None:
+            return concatenate(self._space, [spaces[0].sample() for spaces in self._spaces], self._out)
+        worlds = [
+            copy.deepcopy(concatenate(self._space, [s.sample() for s in spaces], self._world_out))
+            for spaces in self._spaces
+        ]
+        return concatenate(self._world_space, worlds, self._out)
 
 
 class BaselinePolicy(Policy):
     """The env's registered baseline (``EnvSpec.baseline``), a privileged planner or controller.
 
     Baselines read the simulator, so they run on the native backend (and on ``sync``, world by
-    world); on ``async`` the simulators live in other processes and this raises.
+    world); on ``async`` the simulators live in other processes and this raises. A multi-agent
+    baseline is called as ``baseline(vec_env)`` and returns ``(B, N)`` actions.
     """
 
     name = "baseline"
@@ -92,10 +116,9 @@ class BaselinePolicy(Policy):
             raise PolicyError(f"{spec.id} has no registered baseline; pick another policy (e.g. random).")
         self._planner = load(spec.baseline)()
         self._sub_envs = getattr(env, "envs", None)
-        if self._sub_envs is None and not hasattr(env, "state"):
-            backend = "async" if isinstance(env, AsyncVectorEnv) else type(env).__name__
+        if isinstance(env, AsyncVectorEnv):
             raise PolicyError(
-                f"The {spec.id} baseline reads the simulator, which --backend {backend} keeps in other processes; "
+                f"The {spec.id} baseline reads the simulator, which --backend async keeps in other processes; "
                 "run the baseline with --backend native or sync."
             )
 
@@ -146,16 +169,25 @@ def _load_target(target: str) -> tuple[Any, Path | None]:
     return getattr(module, attr), source
 
 
+#: Built-in policies by name.
+BUILTINS: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, "baseline": BaselinePolicy}
+#: Policy kinds by prefix: ``"<prefix>:<rest>"`` is ``LOADERS[prefix](rest)`` (e.g. ``sb3:model.zip``).
+#: Add a kind with one entry here; a prefix ending in ``.py`` or naming a module is never shadowed
+#: unless registered.
+LOADERS: dict[str, Callable[[str], Policy]] = {}
+
+
 def load_policy(target: str) -> Policy:
-    """A policy from the command line: ``random``, ``baseline``, ``module:callable`` or ``file.py:callable``.
+    """A policy from the command line: a built-in, ``<kind>:<rest>``, ``module:callable`` or ``file.py:callable``.
 
     A class (or factory) is instantiated with no arguments; if the result is a :class:`Policy`
     it is used as is, otherwise it must be callable as ``f(observations) -> actions``.
     """
-    if target == "random":
-        return RandomPolicy()
-    if target == "baseline":
-        return BaselinePolicy()
+    if target in BUILTINS:
+        return BUILTINS[target]()
+    prefix, sep, rest = target.partition(":")
+    if sep and prefix in LOADERS:
+        return LOADERS[prefix](rest)
     obj, source = _load_target(target)
     if inspect.isclass(obj):
         try:

@@ -17,8 +17,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from benchmarkzoo.evaluation import metrics
+from benchmarkzoo.core.errors import BenchmarkZooError
+from benchmarkzoo.evaluation import metrics, mo_metrics
 from benchmarkzoo.evaluation.io import atomic_write_text
+from benchmarkzoo.evaluation.suites import MultiObjective, Score
 
 SCHEMA_VERSION = 1
 DEPENDENCIES = (
@@ -30,14 +32,27 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
+#: The default score: the (team) return.
+RETURN = Score()
+
+
+class ScoreError(BenchmarkZooError, ValueError):
+    """A task's score cannot be taken of its episodes (e.g. ``return`` of a vector return)."""
+
+
 class Episode(_Model):
-    """One episode's raw outcome."""
+    """One episode's raw outcome.
+
+    ``return`` is a number (single-agent), a list with one entry per objective (``mo``) or per
+    agent in ``possible_agents`` order (``parallel``; then ``team_return`` is their sum).
+    """
 
     index: int = Field(ge=0)
     seed: int = Field(ge=0)
     scenario_seed: int = Field(ge=0)
     scenario_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
-    episode_return: float | list[float] = Field(alias="return")
+    episode_return: float | list[float] | list[list[float]] = Field(alias="return")
+    team_return: float | None = None
     length: int = Field(ge=0)
     success: bool | None = None
     metrics: dict[str, float] = Field(default_factory=dict)
@@ -45,8 +60,18 @@ class Episode(_Model):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
 
 
+class MultiObjectiveAggregates(_Model):
+    """See :mod:`benchmarkzoo.evaluation.mo_metrics`; the front-based ones need recorded fronts."""
+
+    hypervolume: float
+    expected_utility: float
+    sparsity: float
+    pareto_optimal_rate: float | None = None
+    front_coverage: float | None = None
+
+
 class TaskAggregates(_Model):
-    """Per-task statistics of the episode returns (scalar returns; objective 0 for vector returns)."""
+    """Per-task statistics of the episodes' scores (the task's :class:`Score`), plus multi-objective ones."""
 
     mean: float
     median: float
@@ -55,19 +80,30 @@ class TaskAggregates(_Model):
     ci_high: float
     success_rate: float | None = None
     normalized_mean: float | None = None
+    multi_objective: MultiObjectiveAggregates | None = None
 
 
 class TaskResult(_Model):
-    """Everything about one task: what was run, every episode, and the aggregates."""
+    """Everything about one task: what was run, every episode, and the aggregates.
+
+    ``status`` is ``incomplete`` while a run is under way or after it was interrupted: its
+    episodes are the finished ones (any indices), and ``evaluate --resume`` plays the rest.
+    ``pareto_fronts`` maps each scenario hash played to its exact front (``gamma = 1``, the
+    task's time limit) when the env computes one.
+    """
 
     id: str
     env_id: str
+    kind: str = "single"
     env_spec: dict[str, Any]
     scenario_set: str
     split: str
-    status: Literal["ok", "failed"]
+    status: Literal["ok", "failed", "incomplete"]
     error: str | None = None
+    score: Score = Field(default_factory=Score)
+    multi_objective: MultiObjective | None = None
     references: dict[str, float] | None = None
+    pareto_fronts: dict[str, list[list[float]]] | None = None
     episodes: list[Episode]
     aggregates: TaskAggregates | None = None
     steps: int = Field(ge=0)
@@ -161,17 +197,61 @@ def provenance(backend: str, num_envs: int, workers: int) -> Provenance:
     )
 
 
-def _scalar_returns(episodes: list[Episode]) -> np.ndarray:
-    """Scalar score per episode: the return, or objective 0 of a vector return."""
-    return np.array(
-        [e.episode_return[0] if isinstance(e.episode_return, list) else e.episode_return for e in episodes],
-        dtype=np.float64,
+def _score(episode: Episode, score: Score) -> float:
+    ret = episode.episode_return
+    if score.kind == "metric":
+        if score.metric not in episode.metrics:
+            raise ScoreError(
+                f"episode {episode.index} has no metric {score.metric!r}; it has {sorted(episode.metrics)}."
+            )
+        return episode.metrics[score.metric]
+    if score.kind == "utility":
+        vector = np.asarray(ret, dtype=np.float64)
+        if vector.shape != (len(score.weights),):
+            raise ScoreError(
+                f"score weights {list(score.weights)} need a return with {len(score.weights)} objectives; "
+                f"episode {episode.index} returned {ret!r}."
+            )
+        return float(np.asarray(score.weights) @ vector)
+    if episode.team_return is not None:
+        return episode.team_return
+    if isinstance(ret, list):
+        raise ScoreError(
+            "the episodes have vector returns: give the task an explicit score, e.g. "
+            "`score: {kind: utility, weights: [0.5, 0.5]}`."
+        )
+    return float(ret)
+
+
+def episode_scores(episodes: list[Episode], score: Score = RETURN) -> np.ndarray:
+    """``(episodes,)`` float64: each episode's scalar score under ``score``."""
+    return np.array([_score(e, score) for e in episodes], dtype=np.float64)
+
+
+def multi_objective_aggregates(
+    episodes: list[Episode], settings: MultiObjective, fronts: dict[str, list[list[float]]] | None = None
+) -> MultiObjectiveAggregates:
+    """Hypervolume, expected utility and sparsity of the episodes' returns; front attainment if ``fronts``."""
+    m = len(settings.reference_point)
+    points = np.asarray([e.episode_return for e in episodes], dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != m:
+        raise ScoreError(f"the multi-objective settings have {m} objectives; the returns have shape {points.shape}.")
+    optimal = coverage = None
+    if fronts is not None:
+        optimal, coverage = mo_metrics.front_attainment(points, [e.scenario_hash for e in episodes], fronts)
+    return MultiObjectiveAggregates(
+        hypervolume=mo_metrics.hypervolume(points, settings.reference_point),
+        expected_utility=mo_metrics.expected_utility(points, mo_metrics.weight_set(m, settings.weight_steps)),
+        sparsity=mo_metrics.sparsity(points), pareto_optimal_rate=optimal, front_coverage=coverage,
     )
 
 
-def task_aggregates(episodes: list[Episode], references: dict[str, float] | None) -> TaskAggregates:
-    """Statistics of one task, from its episodes alone."""
-    returns = _scalar_returns(episodes)
+def task_aggregates(
+    episodes: list[Episode], references: dict[str, float] | None, score: Score = RETURN,
+    multi_objective: MultiObjective | None = None, fronts: dict[str, list[list[float]]] | None = None,
+) -> TaskAggregates:
+    """Statistics of one task, from its episodes (and recorded fronts) alone."""
+    returns = episode_scores(episodes, score)
     low, high = metrics.bootstrap_ci(returns)
     successes = [e.success for e in episodes if e.success is not None]
     normalized = None
@@ -181,13 +261,21 @@ def task_aggregates(episodes: list[Episode], references: dict[str, float] | None
         mean=float(returns.mean()), median=float(np.median(returns)), std=float(returns.std()),
         ci_low=low, ci_high=high, success_rate=float(np.mean(successes)) if successes else None,
         normalized_mean=normalized,
+        multi_objective=multi_objective_aggregates(episodes, multi_objective, fronts) if multi_objective else None,
     )
+
+
+def aggregates_of(task: TaskResult) -> TaskAggregates | None:
+    """The aggregates a finished task's episodes give (``None`` unless ``ok``)."""
+    if task.status != "ok" or not task.episodes:
+        return None
+    return task_aggregates(task.episodes, task.references, task.score, task.multi_objective, task.pareto_fronts)
 
 
 def suite_aggregates(tasks: list[TaskResult]) -> SuiteAggregates | None:
     """Normalized IQM, mean and optimality gap over the tasks that have references and finished."""
     per_task = [
-        metrics.normalize(_scalar_returns(t.episodes), t.references["random"], t.references["baseline"])
+        metrics.normalize(episode_scores(t.episodes, t.score), t.references["random"], t.references["baseline"])
         for t in tasks
         if t.status == "ok" and t.references is not None and t.episodes
     ]
@@ -204,8 +292,5 @@ def suite_aggregates(tasks: list[TaskResult]) -> SuiteAggregates | None:
 
 def recompute(results: Results) -> Results:
     """A copy of ``results`` whose aggregates are recomputed from the raw episodes."""
-    tasks = [
-        t.model_copy(update={"aggregates": task_aggregates(t.episodes, t.references) if t.status == "ok" else None})
-        for t in results.tasks
-    ]
+    tasks = [t.model_copy(update={"aggregates": aggregates_of(t)}) for t in results.tasks]
     return results.model_copy(update={"tasks": tasks, "aggregates": suite_aggregates(tasks)})

@@ -26,7 +26,10 @@ from benchmarkzoo.evaluation.policies import Policy
 from benchmarkzoo.evaluation.suites import Task
 from benchmarkzoo.scenario_sets import Split
 
-BACKENDS = ("native", "sync", "async")
+#: Where the worlds of a task live: in one native simulator, or Gymnasium's sync / async vector envs.
+ENV_BACKENDS = ("native", "sync", "async")
+#: ``--backend`` choices: an env backend, or ``ray`` (shares of episodes on Ray workers, native there).
+BACKENDS = (*ENV_BACKENDS, "ray")
 
 
 class TaskFailedError(BenchmarkZooError, RuntimeError):
@@ -54,6 +57,7 @@ class EpisodeOutcome:
     length: int
     success: bool | None
     metrics: dict[str, float]
+    team_return: float | None = None
 
 
 def plan_episodes(task: Task, protocol_seed: int, scenario_seeds: list[int]) -> list[EpisodePlan]:
@@ -66,11 +70,18 @@ def plan_episodes(task: Task, protocol_seed: int, scenario_seeds: list[int]) -> 
 
 def make_task_env(task: Task, split: Split, backend: str, num_envs: int) -> gym.vector.VectorEnv:
     """The vector env a task runs on, drawing from the task split's generator."""
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}.")
+    if backend not in ENV_BACKENDS:
+        raise ValueError(f"backend must be one of {ENV_BACKENDS}; got {backend!r}.")
     spec = registration.spec(task.env)
     spec.require_extras()
     kwargs = {**split.env_kwargs(), **task.env_kwargs}
+    if spec.kind in ("parallel", "moma"):
+        if backend != "native":
+            raise TaskFailedError(
+                f"{spec.id} is a multi-agent env: it runs on its native multi-agent vector form only; "
+                "use --backend native (or ray, which runs native)."
+            )
+        return registration.make_vec(spec.id, num_envs, autoreset_mode=AutoresetMode.DISABLED, **kwargs)
     if backend == "native":
         if not spec.has_native_vector:
             raise ValueError(f"{spec.id} has no native vector form; use --backend sync or async.")
@@ -131,6 +142,33 @@ def _metrics(info: dict[str, Any], world: int) -> tuple[bool | None, dict[str, f
     return success, metrics
 
 
+def checked_scenario(task: Task, split: Split, generator: Any, plan: EpisodePlan) -> Any:
+    """The scenario ``plan`` plays, refused unless its hash is the one the scenario set records."""
+    scenario = generator.sample(plan.scenario_seed)
+    expected = split.hashes.get(plan.scenario_seed)
+    if expected != scenario.content_hash:
+        raise ScenarioSetError(
+            f"{task.scenario_set}/{task.split}: seed {plan.scenario_seed} now generates "
+            f"{scenario.content_hash[:12]}, the set records {str(expected)[:12]}. "
+            "Run `benchmarkzoo scenarios verify`."
+        )
+    return scenario
+
+
+def call_policy(policy: Policy, observations: Any, env: Any) -> Any:
+    """``policy.act``, its own failure turned into a :class:`TaskFailedError` naming it."""
+    try:
+        return policy.act(observations, env)
+    except Exception as error:  # the policy's own failure fails the task, with its message
+        raise TaskFailedError(f"policy {policy.name!r} raised {type(error).__name__}: {error}") from error
+
+
+def refused(policy: Policy, error: Exception) -> TaskFailedError:
+    """The failure of a task whose policy sent an action the env refused."""
+    reason = str(error) if isinstance(error, BenchmarkZooError) else f"{type(error).__name__}: {error}"
+    return TaskFailedError(f"policy {policy.name!r} sent an action the env refused: {reason}")
+
+
 def run_episodes(
     task: Task,
     split: Split,
@@ -149,6 +187,10 @@ def run_episodes(
         TaskFailedError: the policy raised, or its action was refused by the env.
     """
     spec = registration.spec(task.env)
+    if spec.kind in ("parallel", "moma"):
+        from benchmarkzoo.evaluation.multiagent_runner import run_multiagent_episodes
+
+        return run_multiagent_episodes(task, split, plans, policy, backend, num_envs, on_episode)
     num_envs = max(1, min(num_envs, len(plans)))
     generator = split.make_generator()
     env = make_task_env(task, split, backend, num_envs)
@@ -159,66 +201,61 @@ def run_episodes(
         queue = deque(plans)
         running: list[EpisodePlan | None] = [None] * num_envs
         hashes: dict[int, str] = {}
-        returns: list[Any] = [0.0] * num_envs
-        lengths = [0] * num_envs
+        returns: np.ndarray | None = None  # (B,) or (B, k), in the rewards' dtype, allocated at the first step
+        lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
         outcomes: dict[int, EpisodeOutcome] = {}
 
         def start(world: int, plan: EpisodePlan) -> Any:
-            scenario = generator.sample(plan.scenario_seed)
-            expected = split.hashes.get(plan.scenario_seed)
-            if expected != scenario.content_hash:
-                raise ScenarioSetError(
-                    f"{task.scenario_set}/{task.split}: seed {plan.scenario_seed} now generates "
-                    f"{scenario.content_hash[:12]}, the set records {str(expected)[:12]}. "
-                    "Run `benchmarkzoo scenarios verify`."
-                )
+            scenario = checked_scenario(task, split, generator, plan)
             hashes[world] = scenario.content_hash
             seeds: list[int | None] = [None] * num_envs
             seeds[world] = plan.seed
             obs, _ = env.reset(seed=seeds, options={"reset_mask": _world_mask(num_envs, [world]), "scenario": scenario})
             running[world] = plan
-            returns[world], lengths[world] = 0.0, 0
+            if returns is not None:
+                returns[world] = 0
+            lengths[world] = 0
             policy.start_episodes(np.array([world]), [plan.seed])
             return obs
 
         for world in range(num_envs):
             observations = start(world, queue.popleft())
         while any(p is not None for p in running):
-            try:
-                actions = policy.act(observations, env)
-            except Exception as error:  # the policy's own failure fails the task, with its message
-                raise TaskFailedError(f"policy {policy.name!r} raised {type(error).__name__}: {error}") from error
+            actions = call_policy(policy, observations, env)
             try:
                 if backend != "native":
                     _check_batch(env, actions)
                 observations, rewards, terminations, truncations, infos = env.step(actions)
             except Exception as error:  # an action the env cannot take fails the task, whatever raised
-                reason = str(error) if isinstance(error, BenchmarkZooError) else f"{type(error).__name__}: {error}"
-                raise TaskFailedError(f"policy {policy.name!r} sent an action the env refused: {reason}") from error
+                raise refused(policy, error) from error
+            # Accumulate every world at once (elementwise, so each world's sum is the same in any batch);
+            # idle worlds' sums are garbage and zeroed when they start an episode.
+            rewards = np.asarray(rewards)
+            if returns is None:
+                returns = np.zeros_like(rewards)
+            returns += rewards
+            lengths += 1
             idle_ended = []
-            for world, plan in enumerate(running):
+            for world in np.flatnonzero(np.logical_or(terminations, truncations)).tolist():
+                plan = running[world]
                 if plan is None:
-                    if terminations[world] or truncations[world]:
-                        idle_ended.append(world)
+                    idle_ended.append(world)
                     continue
-                returns[world] = returns[world] + rewards[world]
-                lengths[world] += 1
-                if terminations[world] or truncations[world]:
-                    success, metrics = _metrics(infos, world)
-                    ret = returns[world]
-                    outcome = EpisodeOutcome(
-                        index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed, scenario_hash=hashes[world],
-                        episode_return=ret.tolist() if isinstance(ret, np.ndarray) else float(ret),
-                        length=lengths[world], success=success, metrics=metrics,
-                    )
-                    outcomes[plan.index] = outcome
-                    if on_episode is not None:
-                        on_episode(outcome, lengths[world])
-                    running[world] = None
-                    if queue:
-                        observations = start(world, queue.popleft())
-                    else:
-                        idle_ended.append(world)
+                success, metrics = _metrics(infos, world)
+                ret = returns[world]
+                outcome = EpisodeOutcome(
+                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed, scenario_hash=hashes[world],
+                    episode_return=ret.tolist() if ret.ndim else float(ret),
+                    length=int(lengths[world]), success=success, metrics=metrics,
+                )
+                outcomes[plan.index] = outcome
+                if on_episode is not None:
+                    on_episode(outcome, int(lengths[world]))
+                running[world] = None
+                if queue:
+                    observations = start(world, queue.popleft())
+                else:
+                    idle_ended.append(world)
             if idle_ended and any(p is not None for p in running):
                 # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
                 observations, _ = env.reset(options={"reset_mask": _world_mask(num_envs, idle_ended)})

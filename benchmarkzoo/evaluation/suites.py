@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from benchmarkzoo.core.errors import BenchmarkZooError
 
@@ -35,6 +35,49 @@ class References(BaseModel):
     episodes: int
 
 
+class Score(BaseModel):
+    """The scalar score of one episode, which the task's mean, references and suite IQM are taken of.
+
+    * ``return``: the episode return of a single-agent env; the team return (sum over agents) of
+      a multi-agent one. Vector-reward (``mo``) tasks must choose one of the two kinds below.
+    * ``utility``: ``weights @ return`` of a vector return (a linear utility). With ``weights``
+      the mean of a task's weight set (``[0.5, 0.5]`` for 11 evenly spaced weights on the
+      2-simplex) it is the episode's expected utility over that set.
+    * ``metric``: a named per-episode metric the env reports at the end of an episode (e.g.
+      ``cooperative_success``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["return", "utility", "metric"] = "return"
+    weights: tuple[float, ...] | None = None
+    metric: str | None = None
+
+    @model_validator(mode="after")
+    def _fields_match_kind(self) -> Score:
+        if (self.kind == "utility") != (self.weights is not None):
+            raise ValueError("score: kind 'utility' takes 'weights' (one per objective), and only it does")
+        if (self.kind == "metric") != (self.metric is not None):
+            raise ValueError("score: kind 'metric' takes 'metric' (a metric name), and only it does")
+        return self
+
+
+class MultiObjective(BaseModel):
+    """Fixed settings of a vector-reward task's multi-objective aggregates.
+
+    Attributes:
+        reference_point: the hypervolume's reference point, one coordinate per objective; it
+            should be dominated by every return a policy can reach (the worst return of each objective).
+        weight_steps: the expected-utility weight set is the simplex lattice with step
+            ``1 / weight_steps`` (``10`` gives 11 evenly spaced weights for 2 objectives).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reference_point: tuple[float, ...] = Field(min_length=2)
+    weight_steps: int = Field(default=10, ge=1, le=100)
+
+
 class Task(BaseModel):
     """One task: ``episodes`` episodes of ``env`` on the scenarios of ``scenario_set``'s ``split``."""
 
@@ -46,7 +89,19 @@ class Task(BaseModel):
     split: str
     episodes: int = Field(gt=0, le=100_000)
     env_kwargs: dict[str, Any] = Field(default_factory=dict)
+    score: Score = Field(default_factory=Score)
+    multi_objective: MultiObjective | None = None
     references: References | None = None
+
+    @model_validator(mode="after")
+    def _weights_match_objectives(self) -> Task:
+        mo = self.multi_objective
+        if mo is not None and self.score.weights is not None and len(self.score.weights) != len(mo.reference_point):
+            raise ValueError(
+                f"score.weights has {len(self.score.weights)} entries; the reference point has "
+                f"{len(mo.reference_point)} objectives"
+            )
+        return self
 
 
 class Suite(BaseModel):
@@ -122,4 +177,6 @@ def save_suite(suite: Suite, path: Path) -> None:
     for task in data["tasks"]:
         if not task.get("env_kwargs"):
             task.pop("env_kwargs", None)
+        if task.get("score") == {"kind": "return"}:
+            task.pop("score")
     atomic_write_text(path, yaml.safe_dump(data, sort_keys=False, width=100))

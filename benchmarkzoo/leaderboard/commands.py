@@ -1,4 +1,4 @@
-"""CLI commands ``benchmarkzoo leaderboard validate|add|build|schema``. Mounted by :mod:`benchmarkzoo.cli`."""
+"""CLI commands ``benchmarkzoo leaderboard validate|add|build|compare|schema``. Mounted by :mod:`benchmarkzoo.cli`."""
 
 from __future__ import annotations
 
@@ -57,6 +57,22 @@ def build_command(root: Path) -> None:
     for reason in refused:
         click.echo(f"skipped {reason}", err=True)
     click.echo(f"wrote {out}")
+
+
+@leaderboard_group.command("compare")
+@click.argument("a", type=click.Path(path_type=Path))
+@click.argument("b", type=click.Path(path_type=Path))
+def compare_command(a: Path, b: Path) -> None:
+    """Probability that results A improve on results B, with its 95% stratified bootstrap interval."""
+    from benchmarkzoo.leaderboard.compare import compare_files
+
+    result = compare_files(a, b)
+    for task, probability in result.per_task.items():
+        click.echo(f"  {task:28s} P(A > B) = {probability:.3f}")
+    click.echo(
+        f"{result.suite}: P({result.a} > {result.b}) = {result.probability:.3f} "
+        f"[{result.ci[0]:.3f}, {result.ci[1]:.3f}] over {len(result.per_task)} tasks"
+    )
 
 
 @leaderboard_group.command("schema")

@@ -21,7 +21,8 @@ from pydantic import ValidationError
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import BenchmarkZooError, UnknownEnvError
 from benchmarkzoo.core.seeding import derive_seed
-from benchmarkzoo.evaluation.results import Results, recompute
+from benchmarkzoo.evaluation.fronts import pareto_fronts
+from benchmarkzoo.evaluation.results import Results, ScoreError, recompute
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
 from benchmarkzoo.scenario_sets import load_set
 
@@ -127,9 +128,40 @@ def validate(results: Results) -> None:
             expected_refs = {"random": task.references.random, "baseline": task.references.baseline}
         if result.references != expected_refs:
             raise SubmissionError(f"{where}: normalization references differ from the suite's.")
-    recomputed = recompute(results)
+        if result.kind != spec.kind:
+            raise SubmissionError(f"{where}: {spec.id} is a {spec.kind!r} env; the file says {result.kind!r}.")
+        if (result.score, result.multi_objective) != (task.score, task.multi_objective):
+            raise SubmissionError(f"{where}: the score or multi-objective settings differ from the suite's.")
+        _check_returns(where, spec, result.episodes)
+        fronts = pareto_fronts(task, split, [e.scenario_seed for e in result.episodes])
+        if not _close(result.pareto_fronts, fronts):
+            raise SubmissionError(f"{where}: the recorded Pareto fronts are not the env's exact fronts.")
+    try:
+        recomputed = recompute(results)
+    except ScoreError as error:
+        raise SubmissionError(f"the episodes cannot be scored: {error}") from error
     if not _close(recomputed.model_dump(mode="json"), results.model_dump(mode="json")):
         raise SubmissionError("the aggregates do not match those recomputed from the raw episodes.")
+
+
+def _check_returns(where: str, spec: registration.EnvSpec, episodes: list) -> None:
+    """Returns shaped as the env's kind: a number, one per objective, or one per agent summing to the team return."""
+    for episode in episodes:
+        ret, team = episode.episode_return, episode.team_return
+        if spec.kind == "parallel":
+            ok = isinstance(ret, list) and all(isinstance(r, int | float) for r in ret) and team is not None
+            ok = ok and math.isclose(math.fsum(ret), team, rel_tol=1e-9, abs_tol=1e-9)
+        elif spec.kind == "mo":
+            ok = isinstance(ret, list) and all(isinstance(r, int | float) for r in ret) and team is None
+        elif spec.kind == "single":
+            ok = isinstance(ret, int | float) and team is None
+        else:
+            ok = True
+        if not ok:
+            raise SubmissionError(
+                f"{where}, episode {episode.index}: return {ret!r} (team return {team!r}) is not shaped as a "
+                f"{spec.kind!r} env's."
+            )
 
 
 def validate_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Results:

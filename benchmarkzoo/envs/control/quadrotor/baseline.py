@@ -115,3 +115,33 @@ class CascadedPIDPolicy:
         if hasattr(env, "scenarios"):  # the native vector env
             return actions
         return actions[0]
+
+
+#: Equal weights on progress and energy pick the 0.6 m/s setting (see :class:`WeightedPIDPolicy`).
+DEFAULT_WEIGHTS = (0.5, 0.5)
+
+
+class WeightedPIDPolicy(CascadedPIDPolicy):
+    """The ``MO-Quadrotor-v0`` baseline: the cascaded PID at the velocity limit a preference asks for.
+
+    Among the recorded settings of :mod:`~benchmarkzoo.envs.control.quadrotor.front` (velocity
+    limits 0.2 to 3 m/s and their mean ``[progress, energy]`` returns on the test split) it
+    flies the one with the largest ``weights @ return``, ties going to more progress; so
+    its expected return is a point of the reference front. With the recorded table, equal
+    weights choose 0.6 m/s, ``(1, 0)`` 1.5 m/s and ``(0, 1)`` 0.2 m/s.
+
+    Args:
+        weights: ``(progress weight, energy weight)``, non-negative, not both zero.
+    """
+
+    def __init__(self, weights: tuple[float, float] = DEFAULT_WEIGHTS):
+        from benchmarkzoo.envs.control.quadrotor import front  # front's recomputation imports this module
+
+        w = np.asarray(weights, dtype=np.float64)
+        if w.shape != (2,) or not np.isfinite(w).all() or (w < 0).any() or not w.any():
+            raise ValueError(f"weights must be two non-negative numbers, not both zero; got {weights!r}.")
+        table = np.array(front.RECORDED_SETTINGS)  # (K, 3): max_speed, progress, energy
+        scores = table[:, 1:] @ w
+        best = max(range(len(table)), key=lambda k: (scores[k], table[k, 1], table[k, 0]))
+        super().__init__(max_speed=float(table[best, 0]))
+        self.weights = w

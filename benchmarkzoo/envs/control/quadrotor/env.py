@@ -23,13 +23,15 @@ def env_id_of(generator: QuadrotorGenerator) -> str:
     return GOAL_ID if isinstance(generator, GoalGenerator) else HOVER_ID
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> QuadrotorGenerator:
+def make_generator(
+    generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str = HOVER_ID
+) -> QuadrotorGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a quadrotor generator."""
     from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
 
     gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
     if not isinstance(gen, QuadrotorGenerator):
-        raise ScenarioError(f"{HOVER_ID} needs a quadrotor generator (e.g. 'quadrotor/hover'); got {gen!r}.")
+        raise ScenarioError(f"{env_id} needs a quadrotor generator (e.g. 'quadrotor/hover'); got {gen!r}.")
     return gen
 
 
@@ -41,9 +43,10 @@ def build_params(
     spin_weight: float,
     effort_weight: float,
     crash_penalty: float,
+    env_id: str | None = None,
 ) -> sim.Params:
-    """Validate the env arguments shared by the single and vector forms."""
-    env_id = env_id_of(generator)
+    """Validate the env arguments shared by the single and vector forms (``env_id`` names the env in errors)."""
+    env_id = env_id or env_id_of(generator)
     if frame not in sim.FRAMES:
         raise ValueError(f"{env_id}: frame must be one of {sim.FRAMES}; got {frame!r}.")
     weights = {
@@ -226,6 +229,8 @@ class QuadrotorEnv(gym.Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "render_fps": 50}
+    #: A subclass that is one registered env whatever its generator names it here (errors cite it).
+    fixed_env_id: ClassVar[str | None] = None
 
     def __init__(
         self,
@@ -239,13 +244,13 @@ class QuadrotorEnv(gym.Env):
         crash_penalty: float = 10.0,
         render_mode: str | None = None,
     ):
-        self.generator = make_generator(generator, generator_kwargs)
-        self.env_id = env_id_of(self.generator)
+        self.generator = make_generator(generator, generator_kwargs, self.fixed_env_id or HOVER_ID)
+        self.env_id = self.fixed_env_id or env_id_of(self.generator)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
             raise ValueError(f"{self.env_id}: render_mode must be one of {modes} or None; got {render_mode!r}.")
         self.params = build_params(
-            self.generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty
+            self.generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty, self.env_id
         )
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = reward_range(self.params)

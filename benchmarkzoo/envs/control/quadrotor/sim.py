@@ -26,6 +26,10 @@ Model:
   ``R += h R [w]x``, re-orthonormalized (Gram-Schmidt) once per control step.
 * Floor at ``z = 0``: a substep that ends below it puts the vehicle back on it and stops its
   descent; if it was descending faster than ``crash_speed`` that is a crash.
+
+Rewards are made from one :func:`advance`: :func:`step` makes the scalar reward of
+``Quadrotor-v0`` and ``Quadrotor-Goal-v0``, :func:`step_objectives` the vector reward
+(progress, energy) of ``MO-Quadrotor-v0``.
 """
 
 from __future__ import annotations
@@ -136,6 +140,38 @@ class State:
         return self.mass.shape[0]
 
 
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What one control step did to every world, before any reward is made of it.
+
+    Attributes:
+        distance: ``(B,)`` m, to the goal after the step.
+        speed: ``(B,)`` m/s after the step.
+        spin: ``(B,)`` rad/s, body-rate norm after the step.
+        effort: ``(B,)`` ``mean_i(u_i^2)`` of the thrust fractions ``u_i = (a_i + 1) / 2``, in ``[0, 1]``.
+        crashed: ``(B,)`` bool, a floor impact faster than ``crash_speed`` or a tilt beyond ``max_tilt``.
+        out_of_bounds: ``(B,)`` bool, beyond the walls or above the ceiling.
+    """
+
+    distance: np.ndarray
+    speed: np.ndarray
+    spin: np.ndarray
+    effort: np.ndarray
+    crashed: np.ndarray
+    out_of_bounds: np.ndarray
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """``(B,)`` bool: crashed or out of bounds."""
+        return self.crashed | self.out_of_bounds
+
+    def info(self, params: Params) -> dict[str, np.ndarray]:
+        """The step info: ``is_success`` (within ``success_radius`` of the goal, slower than
+        ``success_speed``), ``crashed``, ``out_of_bounds``, each ``(B,)`` bool."""
+        success = (self.distance < params.success_radius) & (self.speed < params.success_speed)
+        return {"is_success": success, "crashed": self.crashed, "out_of_bounds": self.out_of_bounds}
+
+
 def init_state(num_worlds: int) -> State:
     """A batch of unit vehicles at the origin; every world must be :func:`load`-ed before it is stepped."""
     rot = np.zeros((3, 3, num_worlds))
@@ -232,23 +268,11 @@ def mix(state: State, thrusts: np.ndarray, frame: str) -> tuple[np.ndarray, np.n
     return thrust, np.stack([roll, pitch, yaw])
 
 
-def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-    """Advance every world one control step, in place.
+def advance(state: State, actions: np.ndarray, params: Params) -> Outcome:
+    """Advance every world one control step, in place, and measure it; no reward.
 
     Args:
         actions: ``(B, 4)`` motor commands in ``[-1, 1]``, already validated.
-
-    Returns:
-        rewards: ``(B,)`` float64,
-            ``1 - (pos_weight * d / (d + pos_scale) + tilt_weight * (1 - R22) / 2
-            + spin_weight * s / (s + spin_scale) + effort_weight * mean_i(u_i^2))``
-            with ``d`` the distance to the goal, ``R22`` the world-z component of the body z
-            axis, ``s`` the body-rate norm and ``u_i = (a_i + 1) / 2``, all after the step;
-            minus ``crash_penalty`` when the step crashes or leaves the arena. In ``[0, 1]``
-            otherwise when the weights sum to at most 1 (they do by default).
-        terminated: ``(B,)`` bool, crashed (floor impact, tilt) or out of bounds.
-        info: ``is_success`` ``(B,)`` bool (within ``success_radius`` of the goal and slower
-            than ``success_speed``), ``crashed`` and ``out_of_bounds`` ``(B,)`` bool.
     """
     h, g = params.h, params.gravity
     pos, vel, rot, ang_vel = state.pos, state.vel, state.rot, state.ang_vel
@@ -286,20 +310,78 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
         | (np.abs(pos[1]) > params.arena_half_width)
         | (pos[2] > params.arena_height)
     )
-    terminated = crashed | out_of_bounds
-
     distance, speed, spin = norm3(np.stack([pos - state.goal, vel, ang_vel]))  # (B,) each
     u2 = command * command  # (4, B)
     effort = (((u2[0] + u2[1]) + u2[2]) + u2[3]) * 0.25
+    return Outcome(distance, speed, spin, effort, crashed, out_of_bounds)
+
+
+def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Advance every world one control step, in place: the scalar reward of the Quadrotor envs.
+
+    Args:
+        actions: ``(B, 4)`` motor commands in ``[-1, 1]``, already validated.
+
+    Returns:
+        rewards: ``(B,)`` float64,
+            ``1 - (pos_weight * d / (d + pos_scale) + tilt_weight * (1 - R22) / 2
+            + spin_weight * s / (s + spin_scale) + effort_weight * mean_i(u_i^2))``
+            with ``d`` the distance to the goal, ``R22`` the world-z component of the body z
+            axis, ``s`` the body-rate norm and ``u_i = (a_i + 1) / 2``, all after the step;
+            minus ``crash_penalty`` when the step crashes or leaves the arena. In ``[0, 1]``
+            otherwise when the weights sum to at most 1 (they do by default).
+        terminated: ``(B,)`` bool, crashed (floor impact, tilt) or out of bounds.
+        info: ``is_success`` ``(B,)`` bool (within ``success_radius`` of the goal and slower
+            than ``success_speed``), ``crashed`` and ``out_of_bounds`` ``(B,)`` bool.
+    """
+    out = advance(state, actions, params)
+    terminated = out.terminated
+    distance, spin = out.distance, out.spin
     cost = (
         params.pos_weight * (distance / (distance + params.pos_scale))
-        + params.tilt_weight * ((1.0 - rot[2, 2]) * 0.5)
+        + params.tilt_weight * ((1.0 - state.rot[2, 2]) * 0.5)
     )
-    cost = (cost + params.spin_weight * (spin / (spin + params.spin_scale))) + params.effort_weight * effort
+    cost = (cost + params.spin_weight * (spin / (spin + params.spin_scale))) + params.effort_weight * out.effort
     rewards = 1.0 - cost
     rewards -= params.crash_penalty * terminated
-    success = (distance < params.success_radius) & (speed < params.success_speed)
-    return rewards, terminated, {"is_success": success, "crashed": crashed, "out_of_bounds": out_of_bounds}
+    return rewards, terminated, out.info(params)
+
+
+def step_objectives(
+    state: State, actions: np.ndarray, params: Params
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Advance every world one control step, in place: the vector reward of ``MO-Quadrotor-v0``.
+
+    Args:
+        actions: ``(B, 4)`` motor commands in ``[-1, 1]``, already validated.
+
+    Returns:
+        rewards: ``(B, 2)`` float32, computed in float64 and rounded once:
+
+            * ``[:, 0]`` progress, m: ``clip(d_before - d_after, -c, c)``,
+              the distance to the goal closed by this step, clipped at
+              ``c = max_progress_per_step(params)`` (20 m/s, the velocity observation bound,
+              which the default vehicles never reach inside the arena),
+              minus ``crash_penalty`` when the step crashes or leaves the arena.
+            * ``[:, 1]`` energy: ``-mean_i(u_i^2)`` with ``u_i = (a_i + 1) / 2`` the thrust
+              fraction of motor ``i``, in ``[-1, 0]`` (the scalar reward's effort term).
+        terminated, info: as in :func:`step`.
+    """
+    before = norm3(state.pos - state.goal)  # (B,) m
+    out = advance(state, actions, params)
+    terminated = out.terminated
+    max_progress = max_progress_per_step(params)
+    progress = np.clip(before - out.distance, -max_progress, max_progress)
+    progress -= params.crash_penalty * terminated
+    rewards = np.empty((state.num_worlds, 2), dtype=np.float32)
+    rewards[:, 0] = progress
+    rewards[:, 1] = -out.effort
+    return rewards, terminated, out.info(params)
+
+
+def max_progress_per_step(params: Params) -> float:
+    """m: the bound on one step's progress, ``MAX_SPEED_OBS * dt`` (0.2 m with the defaults)."""
+    return MAX_SPEED_OBS * params.dt
 
 
 def reset_info(state: State, params: Params) -> dict[str, np.ndarray]:

@@ -11,6 +11,7 @@ from gymnasium.vector.utils import batch_space
 from benchmarkzoo.core.spaces import check_box_batch
 from benchmarkzoo.envs.control.quadrotor import sim
 from benchmarkzoo.envs.control.quadrotor.env import (
+    HOVER_ID,
     build_params,
     build_spaces,
     check_scenario,
@@ -32,6 +33,9 @@ class QuadrotorVectorEnv(NativeVectorEnv):
     metadata: ClassVar[dict[str, Any]] = {
         "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 50
     }
+    #: As :attr:`QuadrotorEnv.fixed_env_id`.
+    fixed_env_id: ClassVar[str | None] = None
+    _renderer = None  # also when __init__ fails early: close() (from __del__) reads it
 
     def __init__(
         self,
@@ -49,10 +53,10 @@ class QuadrotorVectorEnv(NativeVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self.generator = make_generator(generator, generator_kwargs)
-        self.env_id = env_id_of(self.generator)
+        self.generator = make_generator(generator, generator_kwargs, self.fixed_env_id or HOVER_ID)
+        self.env_id = self.fixed_env_id or env_id_of(self.generator)
         self.params = build_params(
-            self.generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty
+            self.generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty, self.env_id
         )
         self.single_observation_space, self.single_action_space = build_spaces(self.params)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

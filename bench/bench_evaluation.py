@@ -1,0 +1,143 @@
+"""The evaluation runner's cost: its overhead over raw env stepping, and core-v0's wall time by workers.
+
+1. **Overhead** (per core-v0 task): the runner plays the task's episodes on the native backend
+   (``num_envs`` worlds, autoreset disabled, each episode reset with its seed and its recorded
+   scenario, hash-checked, outcomes collected). The raw loop steps the same native vector env
+   (autoreset on, scenarios drawn by the env) for the same number of env-steps. Both take
+   actions from the same pre-drawn pool, so policy cost is out of both; the overhead is
+   ``runner time / raw time - 1``. Goal: under 20%.
+2. **Wall time** of ``evaluate --suite core-v0 --policy random`` (``--episodes`` per task) on 1 and
+   2 worker processes, and with ``--ray`` on a local Ray of 2 workers; the scaling ratio is
+   ``1-worker time / N-worker time``.
+
+Usage::
+
+    python bench/bench_evaluation.py                  # suite episode counts (100 per task)
+    python bench/bench_evaluation.py --episodes 1000  # the issue's figure (several minutes)
+    python bench/bench_evaluation.py --ray            # also local Ray with 2 workers
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from benchmarkzoo import registration
+from benchmarkzoo.evaluation.policies import Policy
+from benchmarkzoo.evaluation.protocol import evaluate
+from benchmarkzoo.evaluation.runner import plan_episodes, run_episodes
+from benchmarkzoo.evaluation.suites import load_suite
+from benchmarkzoo.scenario_sets import load_set
+
+POOL = 256
+
+
+class PoolPolicy(Policy):
+    """Cycles a pool of pre-drawn batched actions (what the raw loop does too)."""
+
+    name = "pool"
+
+    def setup(self, env, spec):
+        space = batch_space(env.single_action_space, env.num_envs)
+        space.seed(0)
+        self.pool = [space.sample() for _ in range(POOL)]
+        self.k = 0
+
+    def act(self, observations, env):
+        self.k += 1
+        return self.pool[self.k % POOL]
+
+
+def raw_steps(task, split, num_envs: int, steps: int) -> float:
+    """Seconds to step the task's native vector env ``steps`` env-steps with pooled actions."""
+    kwargs = {**split.env_kwargs(), **task.env_kwargs}
+    env = registration.make_vec(
+        task.env, num_envs, vectorization_mode="vector_entry_point", autoreset_mode=AutoresetMode.NEXT_STEP, **kwargs
+    )
+    space = batch_space(env.single_action_space, num_envs)
+    space.seed(0)
+    pool = [space.sample() for _ in range(POOL)]
+    env.reset(seed=0)
+    started = time.perf_counter()
+    for k in range(-(-steps // num_envs)):
+        env.step(pool[k % POOL])
+    elapsed = time.perf_counter() - started
+    env.close()
+    return elapsed
+
+
+def overhead(suite, num_envs: int, runs: int, episodes: int | None) -> list[tuple[str, int, float, float]]:
+    rows = []
+    for task in suite.tasks:
+        if episodes is not None:
+            task = task.model_copy(update={"episodes": episodes})
+        split = load_set(task.scenario_set).split(task.split)
+        plans = plan_episodes(task, 0, list(split.seeds))
+        runner_times, raw_times = [], []
+        steps = 0
+        for _ in range(runs):
+            started = time.perf_counter()
+            outcomes = run_episodes(task, split, plans, PoolPolicy(), "native", num_envs)
+            runner_times.append(time.perf_counter() - started)
+            steps = sum(o.length for o in outcomes)
+            raw_times.append(raw_steps(task, split, num_envs, steps))
+        rows.append((task.id, steps, statistics.median(runner_times), statistics.median(raw_times)))
+    return rows
+
+
+def wall_times(suite_name: str, episodes: int | None, num_envs: int, ray: bool) -> list[tuple[str, float, int]]:
+    rows = []
+    configs = [("native, 1 process", "native", 1), ("native, 2 processes", "native", 2)]
+    if ray:
+        configs.append(("ray, 2 workers (local)", "ray", 2))
+    for label, backend, workers in configs:
+        if backend == "ray":
+            import ray as ray_module
+
+            ray_module.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        started = time.perf_counter()
+        results = evaluate(suite_name, "random", backend=backend, num_envs=num_envs, workers=workers, episodes=episodes)
+        rows.append((label, time.perf_counter() - started, results.provenance.steps))
+        if backend == "ray":
+            ray_module.shutdown()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", default="core-v0")
+    parser.add_argument("--episodes", type=int, default=None, help="episodes per task (default: the suite's)")
+    parser.add_argument("--num-envs", type=int, default=16)
+    parser.add_argument("--runs", type=int, default=3, help="overhead runs per task (median reported)")
+    parser.add_argument("--ray", action="store_true", help="also time a local Ray with 2 workers")
+    args = parser.parse_args()
+    print(f"# bench_evaluation: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"num_envs {args.num_envs}, {time.strftime('%Y-%m-%d')}\n")
+
+    suite = load_suite(args.suite)
+    print("| task | env-steps | runner s | raw s | overhead |")
+    print("|---|---:|---:|---:|---:|")
+    total_runner = total_raw = 0.0
+    for task_id, steps, runner, raw in overhead(suite, args.num_envs, args.runs, args.episodes):
+        total_runner += runner
+        total_raw += raw
+        print(f"| {task_id} | {steps} | {runner:.3f} | {raw:.3f} | {100 * (runner / raw - 1):+.1f}% |")
+    print(f"| **all** | | {total_runner:.3f} | {total_raw:.3f} | **{100 * (total_runner / total_raw - 1):+.1f}%** |\n")
+
+    rows = wall_times(args.suite, args.episodes, args.num_envs, args.ray)
+    base = rows[0][1]
+    header = f"{args.suite}, random policy, {args.episodes or 'suite'} episodes/task"
+    print(f"| {header} | wall s | env-steps/s | speed-up |")
+    print("|---|---:|---:|---:|")
+    for label, wall, steps in rows:
+        print(f"| {label} | {wall:.2f} | {steps / wall:,.0f} | {base / wall:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+"""Navigation: continuous multi-robot navigation among circular obstacles (MPE, VMAS and CAMAR lineage).
+
+``sim.py`` holds the physics (once, batched over worlds and robots), ``generator.py`` the scenarios
+(uniform placement with minimum separations), ``env.py`` the PettingZoo ``ParallelEnv``,
+``vector_env.py`` the native multi-world form, ``baseline.py`` a potential-field planner,
+``render.py`` a pygame drawing.
+"""

@@ -1,0 +1,401 @@
+"""``benchmarkzoo/Navigation-v0``: the PettingZoo ``ParallelEnv`` view on the Navigation simulator (one world)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, ScenarioError
+from benchmarkzoo.core.seeding import np_random
+from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.multiagent.navigation import sim
+from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario, UniformGenerator
+from benchmarkzoo.generators.base import Generator
+
+ENV_ID = "benchmarkzoo/Navigation-v0"
+#: Keys added to every present agent's info on the step its world's episode ends.
+METRIC_KEYS = ("success_rate", "cooperative_success", "collisions")
+
+
+def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> UniformGenerator:
+    """Resolve the ``generator`` argument (a registered name or an instance) to a navigation generator."""
+    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+
+    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
+    if not isinstance(gen, UniformGenerator):
+        raise ScenarioError(f"{ENV_ID} needs a navigation generator (e.g. 'navigation/uniform'); got {gen!r}.")
+    return gen
+
+
+def _number(name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
+    ok = isinstance(value, int | float | np.number) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or not (low < value if open_low else low <= value) or value > high:
+        bracket = "(" if open_low else "["
+        raise ValueError(f"{ENV_ID}: {name} must be a number in {bracket}{low}, {high}]; got {value!r}.")
+    return float(value)
+
+
+def _count(name: str, value: Any, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= high:
+        raise ValueError(f"{ENV_ID}: {name} must be an integer in [0, {high}]; got {value!r}.")
+    return int(value)
+
+
+def build_params(generator: UniformGenerator, **kwargs: Any) -> sim.Params:
+    """Validate the env arguments shared by the parallel and vector forms (see the env docstring)."""
+    dynamics = kwargs["dynamics"]
+    if dynamics not in sim.DYNAMICS:
+        raise ValueError(f"{ENV_ID}: dynamics must be one of {sim.DYNAMICS}; got {dynamics!r}.")
+    safety = kwargs["safety_filter"]
+    if safety is None:
+        safety = dynamics == "unicycle"
+    if not isinstance(safety, bool | np.bool_):
+        raise ValueError(f"{ENV_ID}: safety_filter must be True, False or None (on for unicycle); got {safety!r}.")
+    return sim.Params(
+        num_agents=generator.num_agents,
+        num_obstacles=generator.num_obstacles,
+        arena_size=generator.arena_size,
+        agent_radius=generator.agent_radius,
+        dynamics=dynamics,
+        dt=_number("dt", kwargs["dt"], 0.0, 1.0, open_low=True),
+        max_accel=_number("max_accel", kwargs["max_accel"], 0.0, 100.0, open_low=True),
+        max_speed=_number("max_speed", kwargs["max_speed"], 0.0, 100.0, open_low=True),
+        max_turn_rate=_number("max_turn_rate", kwargs["max_turn_rate"], 0.0, 100.0, open_low=True),
+        goal_radius=_number("goal_radius", kwargs["goal_radius"], 0.0, generator.arena_size, open_low=True),
+        num_neighbours=_count("num_neighbours", kwargs["num_neighbours"], 64),
+        num_obstacles_seen=_count("num_obstacles_seen", kwargs["num_obstacles_seen"], 64),
+        safety_filter=bool(safety),
+        safety_gamma=_number("safety_gamma", kwargs["safety_gamma"], 0.0, 1.0, open_low=True),
+        progress_reward=_number("progress_reward", kwargs["progress_reward"], -1e6, 1e6),
+        goal_reward=_number("goal_reward", kwargs["goal_reward"], -1e6, 1e6),
+        collision_penalty=_number("collision_penalty", kwargs["collision_penalty"], -1e6, 1e6),
+    )
+
+
+def check_max_cycles(max_cycles: Any) -> int:
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
+        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
+    return int(max_cycles)
+
+
+def agent_names(num_agents: int) -> list[str]:
+    return [f"robot_{i}" for i in range(num_agents)]
+
+
+def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
+    """One agent's observation and action spaces."""
+    low, high = params.obs_bounds
+    observation_space = spaces.Box(low, high, dtype=np.float32)
+    return observation_space, spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
+
+
+def check_scenario(scenario: Any, params: sim.Params) -> NavigationScenario:
+    """Raise :class:`ScenarioError` unless ``scenario`` fits this env (agents, obstacles, arena, radius)."""
+    if (
+        not isinstance(scenario, NavigationScenario)
+        or scenario.num_agents != params.num_agents
+        or scenario.num_obstacles != params.num_obstacles
+        or scenario.arena_size != params.arena_size
+        or scenario.agent_radius != params.agent_radius
+    ):
+        raise ScenarioError(
+            f"{ENV_ID} was made for {params.num_agents} robots of radius {params.agent_radius} and "
+            f"{params.num_obstacles} obstacles in an arena of half-width {params.arena_size}; options['scenario'] "
+            f"is {scenario!r:.80}. Make the env with a generator of that size, or pass a matching NavigationScenario."
+        )
+    return scenario
+
+
+class NavigationEnv(ParallelEnv):
+    """Continuous multi-robot navigation: every disc robot to its own goal, around obstacles and each other.
+
+    ## Description
+
+    ``N`` disc robots (radius ``agent_radius``) share a square arena ``[-L, L]^2`` with ``M``
+    circular obstacles; each robot has a goal point. In the lineage of MPE's ``simple_spread``,
+    VMAS's ``navigation`` and CAMAR: robots move at the same time, collide physically, and see
+    only their ``k`` nearest neighbours and obstacles. Each reset draws a new scenario from the
+    generator (``"navigation/uniform"``: uniform placement with minimum separations; obstacle
+    gaps wide enough for a robot, so every goal is reachable).
+
+    Two robot models (``dynamics``):
+
+    * ``"holonomic"`` (default): a double integrator. The action is an acceleration; the speed
+      is limited to ``max_speed`` (the state is clipped, never the action).
+    * ``"unicycle"``: a differential-drive robot as on the Robotarium. The action is a forward
+      speed and a turn rate; a safety filter (a decentralized discrete-time barrier) scales each
+      robot's speed down as it closes in on another robot or an obstacle, so that with the
+      default ``safety_gamma=0.5`` no two discs ever touch. ``safety_filter=True`` adds the same
+      filter to holonomic robots; ``False`` removes it from unicycles.
+
+    Collisions (see :mod:`benchmarkzoo.envs.multiagent.navigation.sim`): robots never overlap
+    each other or an obstacle. A robot whose move would end in an overlap does not move (and
+    stops: zero velocity); both robots of the pair are *in collision* and pay
+    ``collision_penalty``. Two robots on a head-on course therefore stop short of each other.
+    Walls stop a robot (the velocity component into the wall is zeroed) without a penalty.
+
+    A robot whose centre comes within ``goal_radius`` of its goal has **arrived**: it is
+    terminated on that step (its last observation, reward and info are in the step's dicts) and
+    **leaves** the arena and ``env.agents``: it no longer blocks or is seen by anyone (like
+    MAPF-v0, and the POGEMA "disappear" convention). The episode ends when ``env.agents`` is empty.
+
+    ## Action Space
+
+    ``Box(-1, 1, (2,), float32)`` per robot:
+
+    | dynamics | ``action[0]`` | ``action[1]`` |
+    |---|---|---|
+    | ``holonomic`` | x acceleration / ``max_accel`` (2 m/s^2) | y acceleration / ``max_accel`` |
+    | ``unicycle`` | forward speed / ``max_speed`` (1 m/s; < 0 backwards) | turn rate / ``max_turn_rate`` (2 rad/s) |
+
+    Positive turn rates turn counter-clockwise. ``step`` takes a dict with exactly one action per
+    robot in ``env.agents``. An unknown name,
+    a missing robot or one that has already arrived raises ``InvalidAgentError``; an action
+    outside the space (out of range, NaN, wrong shape or dtype, ``None``) raises
+    ``InvalidActionError`` naming the env and the robot. Nothing is clipped.
+
+    ## Observation Space
+
+    ``Box(low, high, (D,), float32)`` per robot, world frame, metres and m/s, in this order:
+
+    | Entries | Meaning |
+    |---|---|
+    | 2 | own position ``(x, y)`` |
+    | 2 | own velocity |
+    | 2 | own heading (unit vector; ``unicycle`` only) |
+    | 2 | goal minus own position |
+    | ``5 k`` | ``k = num_neighbours`` nearest robots in the arena: relative position, relative velocity, ``1`` |
+    | ``4 k_o`` | ``k_o = num_obstacles_seen`` nearest obstacles (edge distance): relative centre, radius, ``1`` |
+
+    Nearest first, ties to the lower index. ``D = 6 + 5k + 4k_o`` (``8 + ...`` for ``unicycle``).
+    When fewer robots or obstacles exist the missing rows are zeros, so the last entry of each
+    row is a presence mask. With ``L = arena_size`` the bounds are ``[-L, L]`` for positions,
+    ``[-2L, 2L]`` for relative positions, ``[-max_speed, max_speed]`` for velocities (twice that
+    for relative ones); observations are clipped to them.
+
+    ## Rewards
+
+    Per robot and step: ``progress_reward * (d_before - d_after)`` (``d``: distance to its goal;
+    the sum over an episode is the distance covered towards the goal)
+    ``- collision_penalty`` (0.5) if in collision ``+ goal_reward`` (1.0) on arrival.
+
+    ## Episode End
+
+    * Termination, per robot: it arrived (``info["is_success"]`` is ``True``).
+    * Truncation: after ``max_cycles`` steps (100 in the registered spec) every remaining robot.
+    * Every info has ``is_success`` and ``collision`` (in collision on this step). On the step
+      the episode ends, every robot in the dicts also gets the episode's metrics:
+      ``success_rate`` (fraction of robots that arrived), ``cooperative_success`` (all arrived)
+      and ``collisions`` (robot-steps in collision over the episode).
+
+    ## Arguments
+
+    ```python
+    benchmarkzoo.make_parallel("benchmarkzoo/Navigation-v0", generator="navigation/uniform",
+                               generator_kwargs={"num_agents": 4, "num_obstacles": 4, "arena_size": 2.0,
+                                                 "agent_radius": 0.1},
+                               dynamics="holonomic", dt=0.1, max_accel=2.0, max_speed=1.0, max_turn_rate=2.0,
+                               goal_radius=0.1, num_neighbours=4, num_obstacles_seen=4, safety_filter=None,
+                               safety_gamma=0.5, progress_reward=1.0, goal_reward=1.0, collision_penalty=0.5,
+                               max_cycles=100, render_mode=None)
+    ```
+
+    * ``generator``, ``generator_kwargs``: a registered generator name or a ``UniformGenerator``
+      instance and its arguments: robots, obstacles and their radii, arena half-width, separations.
+      The number of robots is the generator's; any number from 1 to 256.
+    * ``dynamics``: ``"holonomic"`` or ``"unicycle"``; ``safety_filter``: ``None`` (on for
+      unicycle only), ``True`` or ``False``; ``safety_gamma`` in ``(0, 1]``.
+    * ``reset(options={"scenario": s})`` plays the given ``NavigationScenario`` instead of drawing one.
+    * ``render_mode``: ``"rgb_array"`` or ``"human"`` (needs the ``render`` extra).
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The AEC form is
+    ``benchmarkzoo.make_aec("benchmarkzoo/Navigation-v0")``; the native multi-world form is
+    ``benchmarkzoo.make_vec("benchmarkzoo/Navigation-v0", num_envs)``
+    (:class:`~benchmarkzoo.envs.multiagent.navigation.vector_env.NavigationVectorEnv`). The baseline
+    is a potential-field planner
+    (:class:`~benchmarkzoo.envs.multiagent.navigation.baseline.PotentialFieldPolicy`): on the
+    ``test`` split of ``multiagent/navigation`` 99.8% of holonomic robots arrive (99% of episodes
+    fully), 99.3% of unicycles (98%); out-of-distribution figures are in its docstring.
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> import numpy as np
+    >>> from benchmarkzoo.envs.multiagent.navigation.env import NavigationEnv
+    >>> from benchmarkzoo.envs.multiagent.navigation.generator import UniformGenerator
+    >>> env = NavigationEnv(generator=UniformGenerator(num_agents=3, num_obstacles=2))
+    >>> observations, infos = env.reset(seed=0)
+    >>> env.agents
+    ['robot_0', 'robot_1', 'robot_2']
+    >>> observations["robot_0"].shape  # 6 own + 4 neighbours x 5 + 4 obstacles x 4
+    (42,)
+    >>> still = np.zeros(2, dtype=np.float32)
+    >>> observations, rewards, terminations, truncations, infos = env.step({a: still for a in env.agents})
+    >>> rewards["robot_0"], terminations["robot_0"], infos["robot_0"]
+    (0.0, False, {'is_success': False, 'collision': False})
+    """
+
+    metadata = {
+        "name": "navigation_v0",
+        "render_modes": ["rgb_array", "human"],
+        "render_fps": 10,
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        generator: str | Generator = "navigation/uniform",
+        generator_kwargs: dict[str, Any] | None = None,
+        dynamics: str = "holonomic",
+        dt: float = 0.1,
+        max_accel: float = 2.0,
+        max_speed: float = 1.0,
+        max_turn_rate: float = 2.0,
+        goal_radius: float = 0.1,
+        num_neighbours: int = 4,
+        num_obstacles_seen: int = 4,
+        safety_filter: bool | None = None,
+        safety_gamma: float = 0.5,
+        progress_reward: float = 1.0,
+        goal_reward: float = 1.0,
+        collision_penalty: float = 0.5,
+        max_cycles: int = 100,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
+            )
+        self.generator = make_generator(generator, generator_kwargs)
+        self.params = build_params(
+            self.generator, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
+            max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
+            progress_reward=progress_reward, goal_reward=goal_reward, collision_penalty=collision_penalty,
+        )
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.render_mode = render_mode
+        self.possible_agents = agent_names(self.params.num_agents)
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_space, self._action_space = build_spaces(self.params)
+        self.agents: list[str] = []
+        self.num_steps = 0
+        self.sim_state = sim.init_state(self.params, 1)
+        self.scenario: NavigationScenario | None = None
+        self._rng: np.random.Generator | None = None
+        self._actions = np.zeros((1, self.params.num_agents, 2), dtype=np.float32)
+        self._renderer = None
+
+    def observation_space(self, agent: str) -> spaces.Box:
+        """Every robot's observation space: one object, as PettingZoo requires."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Box:
+        """Every robot's action space: one object, so seeding it seeds every robot's samples."""
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None or self._rng is None:
+            self._rng = np_random(seed)
+        scenario = (options or {}).get("scenario")
+        self.scenario = check_scenario(scenario, self.params) if scenario is not None else self.generator(self._rng)
+        sim.load(self.sim_state, 0, self.scenario)
+        self.agents = list(self.possible_agents)
+        self.num_steps = 0
+        if self.render_mode == "human":
+            self.render()
+        infos = {agent: {"is_success": False, "collision": False} for agent in self.agents}
+        return self._observations(self.agents), infos
+
+    def step(self, actions: dict[str, Any]):
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+        if not self.agents:
+            raise ResetNeededError(f"{ENV_ID}: every robot has finished; call reset() to start a new episode.")
+        self._check_agents(actions)
+        acting = list(self.agents)
+        for agent in acting:
+            action = actions[agent]
+            fast = (
+                type(action) is np.ndarray and action.dtype == np.float32 and action.shape == (2,)
+                and -1.0 <= action[0] <= 1.0 and -1.0 <= action[1] <= 1.0
+            )  # the common case skips the generic (slower) space check; NaN fails the comparisons
+            if not fast:
+                check_action(ENV_ID, self._action_space, action, who=f"agent {agent!r}")
+            self._actions[0, self._index[agent]] = action
+        rewards, arrived, collided = sim.step(self.sim_state, self._actions, self.params)
+        self.num_steps += 1
+        limit = self.num_steps >= self.max_cycles
+        observations = self._observations(acting)
+        out_rewards, terminations, truncations, infos = {}, {}, {}, {}
+        for agent in acting:
+            i = self._index[agent]
+            done = bool(arrived[0, i])
+            out_rewards[agent] = float(rewards[0, i])
+            terminations[agent] = done
+            truncations[agent] = limit and not done
+            infos[agent] = {"is_success": done, "collision": bool(collided[0, i])}
+        self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
+        if not self.agents:
+            metrics = sim.episode_metrics(self.sim_state)
+            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
+            for agent in acting:
+                infos[agent].update(summary)
+        if self.render_mode == "human":
+            self.render()
+        return observations, out_rewards, terminations, truncations, infos
+
+    def _check_agents(self, actions: Any) -> None:
+        if not isinstance(actions, dict):
+            raise InvalidAgentError(
+                f"{ENV_ID} expects a dict of actions keyed by robot name ({', '.join(self.agents)}); got "
+                f"{type(actions).__name__}. Build it as {{agent: action for agent in env.agents}}."
+            )
+        if len(actions) == len(self.agents) and all(agent in actions for agent in self.agents):
+            return
+        live = set(self.agents)
+        for name in actions:
+            if name not in live:
+                if name in self._index:
+                    raise InvalidAgentError(
+                        f"{ENV_ID}: agent {name!r} has already finished (reached its goal or was truncated) and is no "
+                        f"longer in env.agents; send actions only for env.agents ({', '.join(self.agents)})."
+                    )
+                raise InvalidAgentError(
+                    f"{ENV_ID}: unknown agent {name!r} in the action dict; the agents are {', '.join(self.agents)}. "
+                    "Send actions only for env.agents."
+                )
+        missing = [agent for agent in self.agents if agent not in actions]
+        raise InvalidAgentError(
+            f"{ENV_ID}: the action dict has no action for live agent(s) {', '.join(map(repr, missing))}; every robot "
+            "in env.agents must act (send zeros to coast or stop)."
+        )
+
+    def _observations(self, agents: list[str]) -> dict[str, np.ndarray]:
+        batch = sim.observe(self.sim_state, self.params)[0]  # (N, D), fresh
+        return {agent: batch[self._index[agent]] for agent in agents}
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array'.")
+            return None
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+        if self._renderer is None:
+            from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
+
+            self._renderer = NavigationRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+        return self._renderer.draw(self.sim_state, 0)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None

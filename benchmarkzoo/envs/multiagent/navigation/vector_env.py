@@ -1,0 +1,157 @@
+"""The native multi-world form of ``benchmarkzoo/Navigation-v0``: ``num_envs`` worlds of ``N`` robots, one simulator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from benchmarkzoo.core.errors import InvalidActionError
+from benchmarkzoo.envs.multiagent.navigation import sim
+from benchmarkzoo.envs.multiagent.navigation.env import (
+    ENV_ID,
+    agent_names,
+    build_params,
+    build_spaces,
+    check_max_cycles,
+    check_scenario,
+    make_generator,
+)
+from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario
+from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
+
+
+def check_box_agents(env_id: str, actions: Any, acting: np.ndarray, agents: list[str]) -> np.ndarray:
+    """Validate a ``(B, N, 2)`` batch of ``Box(-1, 1, (2,), float32)`` actions where ``acting``.
+
+    Accepts what the ParallelEnv accepts agent by agent (a dtype that casts safely to float32,
+    entries in ``[-1, 1]``, no NaN); entries of agents outside ``acting`` (arrived, or in a world
+    about to be reset) are ignored.
+    """
+    arr = actions
+    shape = (*acting.shape, 2)
+    if not isinstance(arr, np.ndarray) or arr.shape != shape or not np.can_cast(arr.dtype, np.float32):
+        got = f"dtype {arr.dtype}, shape {arr.shape}" if isinstance(arr, np.ndarray) else type(arr).__name__
+        raise InvalidActionError(
+            f"{env_id} expects a batch of actions as a float32 array of shape {shape} (worlds, agents in "
+            f"possible_agents order, 2) in [-1, 1]; got {got}. Use env.action_space.sample() for the layout, and "
+            "cast float64 policy outputs with .astype(np.float32)."
+        )
+    if not (arr.min() >= -1.0 and arr.max() <= 1.0):  # False for NaN too
+        bad = acting & ~((arr >= -1.0) & (arr <= 1.0)).all(axis=2)
+        if bad.any():
+            world, agent = (int(x) for x in np.argwhere(bad)[0])
+            hint = (
+                "The action contains NaN: check your policy's output." if np.isnan(arr[world, agent]).any()
+                else "Clip or rescale in your policy."
+            )
+            raise InvalidActionError(
+                f"{env_id} expects actions in Box(-1.0, 1.0, (2,), float32); world {world}, agent {agents[agent]!r} "
+                f"sent {arr[world, agent].tolist()}. {hint}"
+            )
+    return arr
+
+
+class NavigationVectorEnv(NativeMultiAgentVectorEnv):
+    """``num_envs`` Navigation-v0 worlds stepped together; see
+    :class:`~benchmarkzoo.envs.multiagent.navigation.env.NavigationEnv`.
+
+    The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s: actions
+    ``(B, N, 2)`` float32, observations ``(B, N, D)`` float32, rewards ``(B, N)`` float64,
+    terminations and truncations ``(B, N)`` bool, ``infos["active"]`` and ``infos["present"]``
+    ``(B, N)`` bool. Infos also hold ``is_success`` and ``collision`` ``(B, N)`` and, for the
+    worlds whose episode ended on the step (mask ``_success_rate`` etc.), the episode metrics
+    ``success_rate``, ``cooperative_success`` and ``collisions``, each ``(B,)``.
+
+    World ``i`` is seeded with ``seed + i`` and redraws its scenario from its own generator on
+    autoreset, so world ``i`` equals ``NavigationEnv`` reset with ``seed + i`` and stepped with
+    the same actions, bit for bit (the simulator is written for it: see its module docstring).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 10}
+    env_id = ENV_ID
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        generator: str | Generator = "navigation/uniform",
+        generator_kwargs: dict[str, Any] | None = None,
+        dynamics: str = "holonomic",
+        dt: float = 0.1,
+        max_accel: float = 2.0,
+        max_speed: float = 1.0,
+        max_turn_rate: float = 2.0,
+        goal_radius: float = 0.1,
+        num_neighbours: int = 4,
+        num_obstacles_seen: int = 4,
+        safety_filter: bool | None = None,
+        safety_gamma: float = 0.5,
+        progress_reward: float = 1.0,
+        goal_reward: float = 1.0,
+        collision_penalty: float = 0.5,
+        max_cycles: int = 100,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        gen = make_generator(generator, generator_kwargs)
+        super().__init__(
+            num_envs, agent_names(gen.num_agents), check_max_cycles(max_cycles), autoreset_mode, render_mode
+        )
+        self.generator = gen
+        self.params = build_params(
+            gen, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed, max_turn_rate=max_turn_rate,
+            goal_radius=goal_radius, num_neighbours=num_neighbours, num_obstacles_seen=num_obstacles_seen,
+            safety_filter=safety_filter, safety_gamma=safety_gamma, progress_reward=progress_reward,
+            goal_reward=goal_reward, collision_penalty=collision_penalty,
+        )
+        self.single_observation_space, self.single_action_space = build_spaces(self.params)
+        n = self.params.num_agents
+        self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
+        self.action_space = batch_space(batch_space(self.single_action_space, n), self.num_envs)
+        self.sim_state = sim.init_state(self.params, self.num_envs)
+        self.scenarios: list[NavigationScenario | None] = [None] * self.num_envs
+        self._renderer = None
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        fixed = (options or {}).get("scenario")
+        if fixed is not None:
+            check_scenario(fixed, self.params)
+        for i in worlds:
+            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            self.scenarios[i] = scenario
+            sim.load(self.sim_state, i, scenario)
+        never = np.zeros((self.num_envs, self.num_agents), dtype=bool)
+        return {"is_success": never, "collision": never.copy()}
+
+    def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        actions = check_box_agents(ENV_ID, actions, acting, self.possible_agents)
+        # worlds truncated on the last step still have robots in the arena: they are stepped with
+        # zero actions and their outputs discarded until the world is reloaded
+        rewards, arrived, collided = sim.step(self.sim_state, np.where(acting[..., None], actions, 0.0), self.params)
+        rewards[~acting] = 0.0
+        arrived &= acting
+        return rewards, arrived, {"is_success": arrived.copy(), "collision": collided & acting}
+
+    def _observe(self, present: np.ndarray) -> np.ndarray:
+        return sim.observe(self.sim_state, self.params, present)
+
+    def _end_info(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """One ``rgb_array`` frame per world."""
+        if self.render_mode is None:
+            return None
+        if self._renderer is None:
+            from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
+
+            self._renderer = NavigationRenderer(self.params, "rgb_array", self.metadata["render_fps"])
+        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if getattr(self, "_renderer", None) is not None:
+            self._renderer.close()
+            self._renderer = None

@@ -1,0 +1,94 @@
+"""``evaluate --resume``: a run killed midway (SIGINT or SIGKILL) continues to the uninterrupted run's raw outcomes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from benchmarkzoo.evaluation.protocol import ResumeError, evaluate
+
+from .test_determinism import raw
+
+#: The random policy, slowed down when BZ_SLOW is set (in the run that is killed), so it can be caught midway.
+SLOW = textwrap.dedent(
+    """
+    import os
+    import time
+
+    from benchmarkzoo.evaluation.policies import RandomPolicy
+
+
+    class SlowRandom(RandomPolicy):
+        name = "slow-random"
+
+        def act(self, observations, env):
+            if os.environ.get("BZ_SLOW"):
+                time.sleep(0.01)
+            return super().act(observations, env)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory, suite_writer):
+    folder = tmp_path_factory.mktemp("resume")
+    suite = suite_writer(folder)
+    policy = folder / "slow.py"
+    policy.write_text(SLOW)
+    return suite, f"{policy}:SlowRandom", evaluate(suite, "random", num_envs=2)
+
+
+def _episodes_in(path) -> int:
+    try:
+        return sum(len(t["episodes"]) for t in json.loads(path.read_text())["tasks"])
+    except (OSError, ValueError):
+        return 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_killed_run_resumes_bit_identical(setup, tmp_path, sig):
+    suite, spec, reference = setup
+    out = tmp_path / "results.json"
+    cmd = [sys.executable, "-m", "benchmarkzoo", "evaluate", "--suite", str(suite), "--policy", spec,
+           "--num-envs", "2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while _episodes_in(out) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, f"the run ended before it could be interrupted: {proc.communicate()}"
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=30)
+    kept = json.loads(out.read_text())
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and b"continue with --resume" in stderr and b"Traceback" not in stderr
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    statuses = [t["status"] for t in kept["tasks"]]
+    assert statuses[-1] == "incomplete" or statuses == ["ok"], statuses
+    kept_count = sum(len(t["episodes"]) for t in kept["tasks"])
+    assert 3 <= kept_count < 12
+    played = []
+    results = evaluate(suite, spec, num_envs=3, out=out, resume=True, on_episode=lambda t, o, s: played.append(o.index))
+    assert len(played) == 12 - kept_count  # finished episodes are not played again
+    assert raw(results) == raw(reference)
+    assert [t["status"] for t in json.loads(out.read_text())["tasks"]] == ["ok", "ok"]
+    assert [t.status for t in results.tasks] == ["ok", "ok"]
+
+
+def test_resume_refuses_another_runs_file(setup, tmp_path):
+    suite, _, reference = setup
+    out = tmp_path / "results.json"
+    reference.write(out)
+    with pytest.raises(ResumeError, match=r"policy 'random', seed 0; this run is .* seed 3"):
+        evaluate(suite, "random", seed=3, out=out, resume=True)
+    # A finished file resumes to itself without playing anything.
+    played = []
+    again = evaluate(suite, "random", out=out, resume=True, on_episode=lambda *a: played.append(a))
+    assert played == [] and raw(again) == raw(reference)
