@@ -174,7 +174,14 @@ BUILTINS: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, "baseline":
 #: Policy kinds by prefix: ``"<prefix>:<rest>"`` is ``LOADERS[prefix](rest)`` (e.g. ``sb3:model.zip``).
 #: Add a kind with one entry here; a prefix ending in ``.py`` or naming a module is never shadowed
 #: unless registered.
-LOADERS: dict[str, Callable[[str], Policy]] = {}
+def _load_sb3(path: str) -> Policy:
+    # Loading an SB3 zip unpickles code: evaluate only models you trust (submissions are never loaded).
+    from benchmarkzoo.adapters.sb3_policy import load_sb3_policy  # SB3 and torch load only here
+
+    return load_sb3_policy(path)
+
+
+LOADERS: dict[str, Callable[[str], Policy]] = {"sb3": _load_sb3}
 
 
 def load_policy(target: str) -> Policy:

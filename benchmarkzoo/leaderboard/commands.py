@@ -50,13 +50,15 @@ def add_command(files: tuple[Path, ...], root: Path) -> None:
 @leaderboard_group.command("build")
 @_ROOT
 def build_command(root: Path) -> None:
-    """Rank every valid submission per suite and write ROOT/leaderboard.json."""
+    """Rank every valid submission per suite; write ROOT/leaderboard.json and the static site ROOT/site."""
+    from benchmarkzoo.leaderboard.site.commands import write_site
     from benchmarkzoo.leaderboard.store import build
 
     out, refused = build(root)
     for reason in refused:
         click.echo(f"skipped {reason}", err=True)
     click.echo(f"wrote {out}")
+    write_site(root)
 
 
 @leaderboard_group.command("compare")
@@ -88,3 +90,13 @@ def schema_command(out: Path | None, root: Path) -> None:
     out = out if out is not None else root / "schema" / f"results-v{SCHEMA_VERSION}.json"
     export_schema(out)
     click.echo(f"wrote {out}")
+
+
+def _mount_site_commands() -> None:
+    from benchmarkzoo.leaderboard.site.commands import serve_command, site_command
+
+    leaderboard_group.add_command(site_command)
+    leaderboard_group.add_command(serve_command)
+
+
+_mount_site_commands()

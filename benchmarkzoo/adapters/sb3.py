@@ -1,0 +1,457 @@
+"""Stable-Baselines3 ``VecEnv`` s straight over benchmarkzoo's native vector envs.
+
+SB3 does not accept Gymnasium ``VectorEnv`` s (its issues #1608 and #1568): it wants its own
+``VecEnv`` API, with the episode that ended and the one that starts in the same step
+(``infos[i]["terminal_observation"]``, ``infos[i]["TimeLimit.truncated"]``). :func:`make_vec_env`
+gives that API over one batched simulator, so training needs no glue code:
+
+>>> from stable_baselines3 import PPO
+>>> from benchmarkzoo.adapters.sb3 import make_vec_env
+>>> env = make_vec_env("benchmarkzoo/Maze-v0", 16, seed=0)
+>>> model = PPO("MultiInputPolicy", env, n_steps=64, seed=0).learn(1_024)
+
+What the adapter does, for every kind of env:
+
+* **single** (and **mo** with ``scalarize=weights``): :class:`NativeSB3VecEnv`, the native
+  vector env run with ``autoreset_mode=SAME_STEP``; its ``final_obs`` / ``final_info`` become
+  SB3's ``terminal_observation`` and the finished episode's info, and the new episode's reset
+  info goes to ``reset_infos``. Rollouts equal ``DummyVecEnv`` / ``SubprocVecEnv`` over the
+  single env (``backend="dummy"`` / ``"subproc"``) for the same seed and actions, bit for bit.
+* **parallel**: :class:`benchmarkzoo.adapters.sb3_multiagent.ParameterSharingVecEnv`, one entry
+  per agent slot of every world (``num_envs = B * N``), so one shared policy trains on all agents.
+* **seeding**: ``seed(s)`` (which SB3 calls with the model's seed) seeds world ``i`` with
+  ``s + i`` at the next reset, as SB3 does and as benchmarkzoo's determinism contract says.
+* **episode statistics**: every finished episode's info holds ``{"episode": {"r", "l", "t"}}``,
+  as SB3's ``Monitor`` writes it, so the logger shows ``ep_rew_mean`` / ``ep_len_mean`` and
+  ``evaluate_policy`` reads true episode returns; no ``VecMonitor`` is needed (it still works).
+* **metadata**: :attr:`NativeSB3VecEnv.benchmarkzoo_metadata` (env id, kind, env kwargs,
+  scalarization weights); :func:`tag_model` copies it, with the algorithm's name, into a model so
+  that ``model.save`` stores it in the zip, where :mod:`benchmarkzoo.adapters.sb3_policy` reads it.
+
+Loading an SB3 model zip unpickles code from it: load only files you trust.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import time
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from benchmarkzoo import registration
+from benchmarkzoo.core.extras import require
+
+_NEEDED_FOR = "benchmarkzoo.adapters.sb3 (Stable-Baselines3 training)"
+_vec_env = require("stable_baselines3.common.vec_env", "sb3", _NEEDED_FOR)
+_monitor = require("stable_baselines3.common.monitor", "sb3", _NEEDED_FOR)
+VecEnv = _vec_env.VecEnv
+
+BACKENDS = ("native", "dummy", "subproc")
+#: The key of a saved model's data (and the attribute of a tagged model) that holds the metadata.
+METADATA_KEY = "benchmarkzoo"
+
+
+# ---- helpers shared with the multi-agent adapter ------------------------------------------------
+
+
+def world_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
+    """The entries of a vector info dict (``(B, ...)`` arrays with ``_key`` masks) that world ``index`` reports."""
+    out: dict[str, Any] = {}
+    for key, value in infos.items():
+        if key.startswith("_") or key in ("final_obs", "final_info"):
+            continue
+        if isinstance(value, dict):
+            nested = world_info(value, index)
+            if nested:
+                out[key] = nested
+            continue
+        mask = infos.get(f"_{key}")
+        if mask is not None and not mask[index]:
+            continue
+        item = value[index]
+        out[key] = item.item() if isinstance(item, np.generic) else item
+    return out
+
+
+class EpisodeStats:
+    """Monitor-like episode statistics for ``n`` entries: ``{"r", "l", "t"}`` on each finished episode."""
+
+    def __init__(self, n: int):
+        self.returns = np.zeros(n, dtype=np.float64)  # (n,)
+        self.lengths = np.zeros(n, dtype=np.int64)  # (n,)
+        self.started = time.time()
+
+    def reset(self) -> None:
+        self.returns[:] = 0.0
+        self.lengths[:] = 0
+
+    def add(self, rewards: np.ndarray, counting: np.ndarray | None = None) -> None:
+        """Accumulate one step's ``(n,)`` rewards (only where ``counting``, if given)."""
+        if counting is None:
+            self.returns += rewards
+            self.lengths += 1
+        else:
+            self.returns[counting] += rewards[counting]
+            self.lengths[counting] += 1
+
+    def finish(self, index: int) -> dict[str, float]:
+        """Entry ``index``'s episode ended: its record, and zeroed counters for the next."""
+        record = {
+            "r": round(float(self.returns[index]), 6),
+            "l": int(self.lengths[index]),
+            "t": round(time.time() - self.started, 6),
+        }
+        self.returns[index] = 0.0
+        self.lengths[index] = 0
+        return record
+
+
+def check_weights(spec: registration.EnvSpec, reward_space: Any, scalarize: Any) -> np.ndarray | None:
+    """Validate ``scalarize`` against the env's reward; ``None`` for scalar-reward envs."""
+    vector_reward = spec.kind in ("mo", "moma")
+    if not vector_reward:
+        if scalarize is not None:
+            raise ValueError(f"{spec.id} has a scalar reward; scalarize is only for mo/moma envs. Drop scalarize=.")
+        return None
+    shape = None if reward_space is None else tuple(reward_space.shape)
+    if scalarize is None:
+        raise ValueError(
+            f"{spec.id} has a vector reward ({reward_space}); SB3 trains on scalar rewards. "
+            f"Pass scalarize=np.array([...]) with {shape[0] if shape else 'one'} weight(s), e.g. "
+            f"np.full({shape[0] if shape else 'k'}, 1 / {shape[0] if shape else 'k'})."
+        )
+    weights = np.asarray(scalarize, dtype=np.float64)
+    if (shape is not None and weights.shape != shape) or not np.all(np.isfinite(weights)):
+        raise ValueError(f"{spec.id}: scalarize must be {shape} finite weights (one per objective); got {scalarize!r}.")
+    return weights
+
+
+def per_world_attribute(native: Any, name: str, world: int) -> Any:
+    """Attributes that differ per world, as the single env of world ``world`` would have them.
+
+    Raises:
+        KeyError: ``name`` is not a per-world attribute (the caller then reads the vector env's own).
+    """
+    if name == "observation_space":
+        return native.single_observation_space
+    if name == "action_space":
+        return native.single_action_space
+    if name == "np_random":
+        return native.world_rng(world)
+    if name == "scenario" and hasattr(native, "scenarios"):
+        return native.scenarios[world]
+    raise KeyError(name)
+
+
+def call_per_world(native: Any, method_name: str, worlds: list[int], args: tuple, kwargs: dict) -> list[Any]:
+    """``env_method`` over a native vector env whose worlds share one simulator.
+
+    A method with a ``world`` parameter (e.g. ``world_rng``) is called once per requested world
+    and gives per-world values; ``render`` gives each world's frame; any other method is called
+    once (the worlds share it) and its result is repeated for every requested entry.
+    """
+    if method_name == "get_wrapper_attr":
+        return [_attribute(native, args[0], w) for w in worlds]
+    method = getattr(native, method_name)
+    if method_name == "render":
+        frames = method(*args, **kwargs)
+        return [frames[w] if isinstance(frames, tuple | list) else frames for w in worlds]
+    try:
+        takes_world = "world" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        takes_world = False
+    if takes_world:
+        return [method(*args, world=w, **kwargs) for w in worlds]
+    result = method(*args, **kwargs)
+    return [result for _ in worlds]
+
+
+def _attribute(native: Any, name: str, world: int) -> Any:
+    try:
+        return per_world_attribute(native, name, world)
+    except KeyError:
+        return getattr(native, name)
+
+
+def is_monitor(wrapper_class: type) -> bool:
+    """Whether ``wrapper_class`` is SB3's ``Monitor``: the episode statistics it would add are already there."""
+    return isinstance(wrapper_class, type) and issubclass(_monitor.Monitor, wrapper_class)
+
+
+# ---- the single-agent adapter ---------------------------------------------------------------------
+
+
+class NativeSB3VecEnv(VecEnv):
+    """An SB3 ``VecEnv`` over a benchmarkzoo native vector env (``single`` or scalarized ``mo``).
+
+    Use :func:`make_vec_env` to build one. Worlds share one simulator, so:
+
+    * ``get_attr(name)`` returns, per requested world, ``observation_space`` / ``action_space``
+      (the single world's), ``np_random`` (the world's generator) and ``scenario`` (its current
+      scenario) as the single env would; any other name is the vector env's own attribute.
+    * ``set_attr(name, value)`` sets the vector env's attribute (for every world at once).
+    * ``env_method(name)`` is per world for methods with a ``world`` parameter and for
+      ``render``; any other method is called once. See :func:`call_per_world`.
+
+    Args:
+        native: a :class:`~benchmarkzoo.vector.base.NativeVectorEnv` made with ``autoreset_mode=SAME_STEP``.
+        metadata: what :attr:`benchmarkzoo_metadata` reports (env id, kind, kwargs, weights).
+        scalarize: weights ``(k,)`` for a vector reward (``mo`` envs), or ``None``.
+        episode_stats: write Monitor-like ``info["episode"]`` when an episode ends.
+    """
+
+    def __init__(
+        self,
+        native: Any,
+        metadata: dict[str, Any],
+        scalarize: np.ndarray | None = None,
+        episode_stats: bool = True,
+    ):
+        if native.metadata.get("autoreset_mode") != AutoresetMode.SAME_STEP:
+            raise ValueError(
+                f"{native.env_id}: the SB3 adapter needs the native env made with autoreset_mode=SAME_STEP; "
+                f"got {native.metadata.get('autoreset_mode')!r}. Use make_vec_env()."
+            )
+        self.native = native
+        self.weights = scalarize
+        self.episode_stats = episode_stats
+        self.benchmarkzoo_metadata = dict(metadata)
+        super().__init__(native.num_envs, native.single_observation_space, native.single_action_space)
+        self._stats = EpisodeStats(self.num_envs)
+        self._actions: Any = None
+
+    @property
+    def scalarization_weights(self) -> np.ndarray | None:
+        """The weights that turn the vector reward into SB3's scalar reward (``None``: scalar env)."""
+        return None if self.weights is None else self.weights.copy()
+
+    # ---- reset and step --------------------------------------------------------------------------
+
+    def reset(self) -> Any:
+        seeds, options = list(self._seeds), self._options
+        if all(_same(o, options[0]) for o in options):
+            obs, infos = self.native.reset(seed=seeds, options=dict(options[0]) or None)
+        else:
+            # Worlds with their own options: a full reset, then each world again with its seed and options.
+            obs, infos = self.native.reset(seed=seeds)
+            for world, opts in enumerate(options):
+                if opts:
+                    mask = np.zeros(self.num_envs, dtype=bool)
+                    mask[world] = True
+                    one = [seeds[world] if w == world else None for w in range(self.num_envs)]
+                    obs, world_infos = self.native.reset(seed=one, options={**opts, "reset_mask": mask})
+                    infos = _overwrite(infos, world_infos, world)
+        self.reset_infos = [world_info(infos, i) for i in range(self.num_envs)]
+        self._reset_seeds()
+        self._reset_options()
+        self._stats.reset()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        obs, rewards, terminated, truncated, infos = self.native.step(self._actions)
+        vector = None
+        if self.weights is not None:
+            vector = np.asarray(rewards)  # (B, k)
+            rewards = vector @ self.weights  # (B,)
+        rewards = np.asarray(rewards, dtype=np.float32)  # as DummyVecEnv's reward buffer
+        dones = np.asarray(terminated | truncated)
+        self._stats.add(rewards)
+        final_obs, final_info = infos.get("final_obs"), infos.get("final_info", {})
+        out: list[dict[str, Any]] = []
+        for i in range(self.num_envs):
+            if dones[i]:
+                info = world_info(final_info, i)
+                info["terminal_observation"] = final_obs[i]
+                self.reset_infos[i] = world_info(infos, i)
+            else:
+                info = world_info(infos, i)
+            info["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+            if vector is not None:
+                info["vector_reward"] = vector[i].copy()
+            if dones[i] and self.episode_stats:
+                info["episode"] = self._stats.finish(i)
+            elif dones[i]:
+                self._stats.finish(i)
+            out.append(info)
+        return obs, rewards, dones, out
+
+    # ---- the rest of the VecEnv API ----------------------------------------------------------------
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """World ``i`` is seeded with ``seed + i`` at the next :meth:`reset` (SB3's semantics)."""
+        return super().seed(seed)
+
+    def close(self) -> None:
+        self.native.close()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        native = self.__dict__.get("native")
+        if native is None:  # SB3's VecEnv.__init__ reads render_mode before we are set up
+            raise AttributeError(attr_name)
+        return [_attribute(native, attr_name, w) for w in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self.native, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
+        return call_per_world(self.native, method_name, list(self._get_indices(indices)), method_args, method_kwargs)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        wrapped = self.episode_stats and is_monitor(wrapper_class)
+        return [wrapped for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        if self.render_mode != "rgb_array":
+            warnings.warn(f"render_mode is {self.render_mode!r}; make the env with env_kwargs={{'render_mode': "
+                          "'rgb_array'}} to get images.", stacklevel=2)
+            return [None] * self.num_envs
+        return list(self.native.render())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.native!r})"
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    try:
+        return bool(a == b)
+    except (ValueError, TypeError):  # numpy arrays inside options
+        return a is b
+
+
+def _overwrite(infos: dict[str, Any], world_infos: dict[str, Any], world: int) -> dict[str, Any]:
+    """``infos`` with world ``world``'s entries replaced by those of ``world_infos``."""
+    for key, value in world_infos.items():
+        if key.startswith("_") or isinstance(value, dict):
+            continue
+        if key not in infos:
+            infos[key], infos[f"_{key}"] = np.zeros_like(value), np.zeros_like(world_infos[f"_{key}"])
+        infos[key][world] = value[world]
+        infos[f"_{key}"][world] = world_infos[f"_{key}"][world]
+    return infos
+
+
+# ---- single envs for the dummy / subproc backends ------------------------------------------------
+
+
+def make_single_env(env_id: str, env_kwargs: dict[str, Any], weights: list[float] | None) -> Any:
+    """One single env (scalarized with mo-gymnasium's ``LinearReward`` if ``weights``); top level, so it pickles."""
+    env = registration.make(env_id, **env_kwargs)
+    if weights is not None:
+        linear = require("mo_gymnasium.wrappers", "mo", f"{env_id} scalarization").LinearReward
+        env = linear(env, weight=np.asarray(weights, dtype=np.float64))
+    return env
+
+
+# ---- the public entry points ---------------------------------------------------------------------------
+
+
+def make_vec_env(
+    env_id: str,
+    num_envs: int,
+    seed: int | None = 0,
+    backend: str = "native",
+    env_kwargs: dict[str, Any] | None = None,
+    scalarize: Sequence[float] | np.ndarray | None = None,
+    episode_stats: bool = True,
+) -> Any:
+    """An SB3 ``VecEnv`` of ``env_id``, ready for ``PPO(..., env)``.
+
+    Args:
+        env_id: a registered id (``"benchmarkzoo/Maze-v0"`` or ``"Maze-v0"``).
+        num_envs: worlds (for ``parallel`` envs: worlds; the VecEnv has ``num_envs * N`` entries).
+        seed: world ``i`` is seeded ``seed + i`` at the first reset (``None``: OS entropy).
+        backend: ``"native"`` (one batched simulator, the fast path), ``"dummy"`` or ``"subproc"``
+            (SB3's ``DummyVecEnv`` / ``SubprocVecEnv`` over ``Monitor``-wrapped single envs, for
+            comparison; single-agent kinds only).
+        env_kwargs: constructor arguments, e.g. ``{"generator_kwargs": {"height": 7, "width": 7}}``;
+            they replace the registered defaults key by key.
+        scalarize: weights of the objectives of a multi-objective env, e.g. ``np.array([0.5, 0.5])``;
+            required for ``mo`` / ``moma`` kinds, refused for the others.
+        episode_stats: write Monitor-like ``info["episode"]`` (native backend; the others use ``Monitor``).
+
+    Raises:
+        UnknownEnvError: ``env_id`` is not registered (the message lists the closest ids).
+        MissingExtraError: the env needs an extra that is not installed.
+        ValueError: a bad backend, weights missing or of the wrong shape, or a backend the kind lacks.
+    """
+    spec = registration.spec(env_id)
+    spec.require_extras()
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}.")
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
+        raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
+    env_kwargs = dict(env_kwargs or {})
+    metadata = {
+        "env_id": spec.id, "kind": spec.kind, "env_kwargs": env_kwargs, "backend": backend,
+        "scalarize": None, "parameter_sharing": spec.kind in ("parallel", "moma"),
+    }
+    if spec.kind in ("parallel", "moma"):
+        if backend != "native":
+            raise ValueError(f"{spec.id} is a {spec.kind!r} env: only backend='native' (parameter sharing) exists.")
+        from benchmarkzoo.adapters.sb3_multiagent import make_parameter_sharing_env
+
+        return make_parameter_sharing_env(spec, num_envs, seed, env_kwargs, scalarize, metadata, episode_stats)
+    if backend == "native":
+        if not spec.has_native_vector:
+            raise ValueError(f"{spec.id} has no native vector form; use backend='dummy' or 'subproc'.")
+        native = registration.make_vec(
+            spec.id, num_envs, vectorization_mode="vector_entry_point", autoreset_mode=AutoresetMode.SAME_STEP,
+            **env_kwargs,
+        )
+        weights = check_weights(spec, getattr(native, "reward_space", None), scalarize)
+        metadata["scalarize"] = None if weights is None else weights.tolist()
+        env = NativeSB3VecEnv(native, metadata, weights, episode_stats)
+        if seed is not None:
+            env.seed(seed)
+        return env
+    probe = registration.make(spec.id, **env_kwargs)
+    weights = check_weights(spec, getattr(probe.unwrapped, "reward_space", None), scalarize)
+    probe.close()
+    metadata["scalarize"] = None if weights is None else weights.tolist()
+    env_util = require("stable_baselines3.common.env_util", "sb3", _NEEDED_FOR)
+    vec_cls = _vec_env.SubprocVecEnv if backend == "subproc" else _vec_env.DummyVecEnv
+    make_one = functools.partial(make_single_env, spec.id, env_kwargs, metadata["scalarize"])
+    env = env_util.make_vec_env(make_one, n_envs=num_envs, seed=seed, vec_env_cls=vec_cls)
+    env.benchmarkzoo_metadata = metadata
+    return env
+
+
+def env_metadata(env: Any) -> dict[str, Any] | None:
+    """The :attr:`benchmarkzoo_metadata` of a VecEnv made by :func:`make_vec_env`, through any VecEnv wrappers."""
+    while env is not None:
+        found = env.__dict__.get("benchmarkzoo_metadata")
+        if found is not None:
+            return dict(found)
+        env = env.__dict__.get("venv")
+    return None
+
+
+def tag_model(model: Any, env: Any = None) -> dict[str, Any]:
+    """Record the env's metadata and the algorithm in ``model`` so that ``model.save`` stores them.
+
+    The record (env id, kind, env kwargs, scalarization weights, parameter sharing, algorithm)
+    lands in the zip's ``data`` under ``"benchmarkzoo"``;
+    :class:`~benchmarkzoo.adapters.sb3_policy.SB3Policy` reads it to load and check the model.
+
+    Args:
+        model: an SB3 algorithm instance.
+        env: the VecEnv it trains on (default: ``model.get_env()``).
+    """
+    metadata = env_metadata(env if env is not None else model.get_env())
+    if metadata is None:
+        raise ValueError("tag_model needs a VecEnv made by benchmarkzoo.adapters.sb3.make_vec_env (maybe wrapped).")
+    metadata["algorithm"] = type(model).__name__
+    metadata["algorithm_module"] = type(model).__module__
+    setattr(model, METADATA_KEY, metadata)
+    return metadata
+
+
+__all__ = ["BACKENDS", "METADATA_KEY", "NativeSB3VecEnv", "env_metadata", "make_vec_env", "tag_model"]
