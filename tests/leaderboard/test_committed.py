@@ -1,0 +1,30 @@
+"""The committed leaderboard: its reference entries stay valid as the code changes.
+
+A change to a suite, a scenario set or an env that invalidates them fails here: regenerate them
+with `make leaderboard` (random and baseline on every suite) in the same commit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchmarkzoo.evaluation.suites import list_suites
+from benchmarkzoo.leaderboard.validate import validate_file
+
+ROOT = Path(__file__).resolve().parents[2] / "leaderboard"
+
+
+def test_every_committed_submission_validates():
+    files = sorted((ROOT / "submissions").glob("*/*.json"))
+    assert files, "the leaderboard ships reference entries"
+    for file in files:
+        validate_file(file)
+
+
+def test_every_suite_has_random_and_baseline_entries_ranked():
+    board = json.loads((ROOT / "leaderboard.json").read_text())
+    assert sorted(board["suites"]) == list_suites()
+    for suite, body in board["suites"].items():
+        ranked = [(e["rank"], e["policy"]) for e in body["entries"]]
+        assert ranked == [(1, "baseline"), (2, "random")], suite
