@@ -360,10 +360,12 @@ def rollout_baseline(spec: registration.EnvSpec, episodes: int, seed: int) -> di
 def _single_episode(env: Any, policy: Any, seed: int, env_id: str) -> tuple[Any, int, bool | None]:
     import numpy as np
 
-    _, info = env.reset(seed=seed)
+    from benchmarkzoo import baselines
+
+    observation, info = env.reset(seed=seed)
     total: Any = 0.0
     for length in range(1, MAX_ROLLOUT_STEPS + 1):
-        _, reward, terminated, truncated, info = env.step(policy(env))
+        observation, reward, terminated, truncated, info = env.step(baselines.act(policy, env, observation))
         total = total + np.asarray(reward, dtype=np.float64)
         if terminated or truncated:
             return total, length, info.get("is_success")
@@ -373,11 +375,13 @@ def _single_episode(env: Any, policy: Any, seed: int, env_id: str) -> tuple[Any,
 def _parallel_episode(env: Any, policy: Any, seed: int, env_id: str) -> tuple[Any, int, bool | None]:
     import numpy as np
 
-    env.reset(seed=seed)
+    from benchmarkzoo import baselines
+
+    observations, _ = env.reset(seed=seed)
     total: Any = 0.0
     infos: dict[str, Any] = {}
     for length in range(1, MAX_ROLLOUT_STEPS + 1):
-        _, rewards, _, _, infos = env.step(policy(env))
+        observations, rewards, _, _, infos = env.step(baselines.act(policy, env, observations))
         total = total + sum(np.asarray(r, dtype=np.float64) for r in rewards.values())
         if not env.agents:
             flags = [i.get("is_success") for i in infos.values()]

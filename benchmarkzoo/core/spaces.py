@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import InvalidActionError
+from benchmarkzoo.core.errors import InvalidActionError, InvalidAgentError
 
 
 def _describe(action: Any) -> str:
@@ -95,3 +95,40 @@ def check_box_batch(env_id: str, actions: Any, low: float, high: float, shape: t
             f"{env_id} expects actions in [{low}, {high}] ; world {world} sent {arr[world].tolist()}. {hint}"
         )
     return arr
+
+
+def check_action_dict(env_id: str, actions: Any, live: list[str], known: Any, idle_action: str) -> None:
+    """Raise :class:`InvalidAgentError` unless ``actions`` has exactly one entry per live agent.
+
+    Args:
+        env_id: the env's registered id, for the message.
+        actions: what the policy sent to a PettingZoo ``ParallelEnv.step``.
+        live: ``env.agents``, the agents that must act.
+        known: every agent name the env has (``possible_agents``; a set or mapping).
+        idle_action: how an agent stays put, for the hint (e.g. ``"send 0 to stay"``).
+    """
+    if not isinstance(actions, dict):
+        raise InvalidAgentError(
+            f"{env_id} expects a dict of actions keyed by agent name ({', '.join(live)}); got "
+            f"{type(actions).__name__}. Build it as {{agent: action for agent in env.agents}}."
+        )
+    if len(actions) == len(live) and all(agent in actions for agent in live):
+        return
+    alive = set(live)
+    for name in actions:
+        if name in alive:
+            continue
+        if name in known:
+            raise InvalidAgentError(
+                f"{env_id}: agent {name!r} has already finished (reached its goal or was truncated) and is no "
+                f"longer in env.agents; send actions only for env.agents ({', '.join(live)})."
+            )
+        raise InvalidAgentError(
+            f"{env_id}: unknown agent {name!r} in the action dict; the agents are {', '.join(live)}. "
+            "Send actions only for env.agents."
+        )
+    missing = [agent for agent in live if agent not in actions]
+    raise InvalidAgentError(
+        f"{env_id}: the action dict has no action for live agent(s) {', '.join(map(repr, missing))}; every agent "
+        f"in env.agents must act ({idle_action})."
+    )

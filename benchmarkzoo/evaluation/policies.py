@@ -20,9 +20,11 @@ import numpy as np
 from gymnasium.vector import AsyncVectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
+from benchmarkzoo import baselines
 from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.core.seeding import derive_seed
 from benchmarkzoo.registration import EnvSpec, load
+from benchmarkzoo.vector.base import world_slice
 
 
 class PolicyError(BenchmarkZooError, ValueError):
@@ -124,8 +126,10 @@ class BaselinePolicy(Policy):
 
     def act(self, observations: Any, env: Any) -> Any:
         if self._sub_envs is not None:
-            return np.asarray([self._planner(sub) for sub in self._sub_envs])
-        return self._planner(env)
+            return np.asarray([
+                baselines.act(self._planner, sub, world_slice(observations, i)) for i, sub in enumerate(self._sub_envs)
+            ])
+        return baselines.act(self._planner, env, observations)
 
 
 class CallablePolicy(Policy):

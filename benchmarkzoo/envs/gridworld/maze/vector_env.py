@@ -25,6 +25,11 @@ class MazeVectorEnv(NativeVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
     env_id = ENV_ID
+    # The maze-family variant's pieces; MazeKeysVectorEnv swaps them and keeps everything else.
+    sim = sim
+    make_generator = staticmethod(make_generator)
+    build_spaces = staticmethod(build_spaces)
+    check_scenario = staticmethod(check_scenario)
 
     def __init__(
         self,
@@ -39,32 +44,32 @@ class MazeVectorEnv(NativeVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self.generator = make_generator(generator, generator_kwargs)
+        self.generator = self.make_generator(generator, generator_kwargs)
         self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
+        self.single_observation_space, self.single_action_space = self.build_spaces(self.params)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[MazeScenario | None] = [None] * self.num_envs
+        self.state = self.sim.init_state(self.params, self.num_envs)
+        self.scenarios: list[MazeScenario | None] = [None] * self.num_envs  # or the variant's scenario type
         self._renderer = None
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
         if fixed is not None:
-            check_scenario(fixed, self.params)
+            self.check_scenario(fixed, self.params)
         for i in worlds:
             scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
             self.scenarios[i] = scenario
-            sim.load(self.state, i, scenario, self.params)
+            self.sim.load(self.state, i, scenario, self.params)
         return {"is_success": np.zeros(self.num_envs, dtype=bool)}
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_discrete_batch(ENV_ID, actions, self.single_action_space.n, self.num_envs)
-        rewards, reached = sim.step(self.state, actions, self.params)
+        actions = check_discrete_batch(self.env_id, actions, self.single_action_space.n, self.num_envs)
+        rewards, reached = self.sim.step(self.state, actions, self.params)
         return rewards, reached, {"is_success": reached.copy()}
 
     def _observe(self) -> dict[str, np.ndarray]:
-        return sim.observe(self.state, self.params)
+        return self.sim.observe(self.state, self.params)
 
     def render(self) -> tuple[np.ndarray, ...] | None:
         """One ``rgb_array`` frame per world."""

@@ -4,28 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
-from benchmarkzoo.core.spaces import check_discrete_batch
-from benchmarkzoo.envs.gridworld.maze.env import build_params
+from benchmarkzoo.envs.gridworld.maze.vector_env import MazeVectorEnv
 from benchmarkzoo.envs.gridworld.maze_keys import sim
 from benchmarkzoo.envs.gridworld.maze_keys.env import ENV_ID, build_spaces, check_scenario, make_generator
-from benchmarkzoo.envs.gridworld.maze_keys.generator import MazeKeysScenario
 from benchmarkzoo.generators.base import Generator
-from benchmarkzoo.vector.base import NativeVectorEnv
 
 
-class MazeKeysVectorEnv(NativeVectorEnv):
+class MazeKeysVectorEnv(MazeVectorEnv):
     """``num_envs`` MazeKeys-v0 worlds stepped together; see :class:`MazeKeysEnv` for the task.
 
     World ``i`` is seeded with ``seed + i`` and redraws its scenario from its own generator on
     autoreset, so rollouts equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
     env_id = ENV_ID
+    sim = sim
+    make_generator = staticmethod(make_generator)
+    build_spaces = staticmethod(build_spaces)
+    check_scenario = staticmethod(check_scenario)
 
     def __init__(
         self,
@@ -39,45 +37,12 @@ class MazeKeysVectorEnv(NativeVectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[MazeKeysScenario | None] = [None] * self.num_envs
-        self._renderer = None
+        super().__init__(
+            num_envs, generator, generator_kwargs, view_radius, step_reward, goal_reward, max_episode_steps,
+            autoreset_mode, render_mode,
+        )
 
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed, self.params)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            sim.load(self.state, i, scenario, self.params)
-        return {"is_success": np.zeros(self.num_envs, dtype=bool)}
+    def _make_renderer(self):
+        from benchmarkzoo.envs.gridworld.maze_keys.render import MazeKeysRenderer
 
-    def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_discrete_batch(ENV_ID, actions, self.single_action_space.n, self.num_envs)
-        rewards, reached = sim.step(self.state, actions, self.params)
-        return rewards, reached, {"is_success": reached.copy()}
-
-    def _observe(self) -> dict[str, np.ndarray]:
-        return sim.observe(self.state, self.params)
-
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            from benchmarkzoo.envs.gridworld.maze_keys.render import MazeKeysRenderer
-
-            self._renderer = MazeKeysRenderer(self.params, "rgb_array", self.metadata["render_fps"])
-        return tuple(self._renderer.draw(self.state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:  # __del__ also runs after a failed __init__
-            self._renderer.close()
-            self._renderer = None
+        return MazeKeysRenderer(self.params, "rgb_array", self.metadata["render_fps"])

@@ -9,9 +9,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, ScenarioError
+from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.seeding import np_random
-from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.mapf import sim
 from benchmarkzoo.envs.multiagent.mapf.generator import MapfGenerator, MapfScenario
 from benchmarkzoo.generators.base import Generator
@@ -280,30 +280,7 @@ class MapfEnv(ParallelEnv):
         return observations, out_rewards, terminations, truncations, infos
 
     def _check_agents(self, actions: Any) -> None:
-        if not isinstance(actions, dict):
-            raise InvalidAgentError(
-                f"{ENV_ID} expects a dict of actions keyed by agent name ({', '.join(self.agents)}); got "
-                f"{type(actions).__name__}. Build it as {{agent: action for agent in env.agents}}."
-            )
-        if len(actions) == len(self.agents) and all(agent in actions for agent in self.agents):
-            return
-        live = set(self.agents)
-        for name in actions:
-            if name not in live:
-                if name in self._index:
-                    raise InvalidAgentError(
-                        f"{ENV_ID}: agent {name!r} has already finished (reached its goal or was truncated) and is no "
-                        f"longer in env.agents; send actions only for env.agents ({', '.join(self.agents)})."
-                    )
-                raise InvalidAgentError(
-                    f"{ENV_ID}: unknown agent {name!r} in the action dict; the agents are {', '.join(self.agents)}. "
-                    "Send actions only for env.agents."
-                )
-        missing = [agent for agent in self.agents if agent not in actions]
-        raise InvalidAgentError(
-            f"{ENV_ID}: the action dict has no action for live agent(s) {', '.join(map(repr, missing))}; every agent "
-            "in env.agents must act (send 0 to stay)."
-        )
+        check_action_dict(ENV_ID, actions, self.agents, self._index, "send 0 to stay")
 
     def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
         batch = sim.observe(self.sim_state, self.params)
