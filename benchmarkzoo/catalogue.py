@@ -195,3 +195,33 @@ register(
     baseline=f"{_NAV}.baseline:PotentialFieldPolicy",
     scenario_sets=("multiagent/navigation",),
 )
+
+_FORAGING = "benchmarkzoo.envs.multiagent.foraging"
+
+register_generator("foraging/random", f"{_FORAGING}.generator:ForagingGenerator")
+
+_FORAGING_MAP = {"height": 8, "width": 8, "num_agents": 3, "num_food": 4, "max_agent_level": 3}
+register(
+    "benchmarkzoo/Foraging-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_FORAGING}.env:ForagingEnv",
+    vector_entry_point=f"{_FORAGING}.vector_env:ForagingVectorEnv",
+    max_episode_steps=50,
+    kwargs={"generator": "foraging/random", "generator_kwargs": _FORAGING_MAP},
+    description="Level-based foraging: agents with levels collect food that needs enough of them loading at once.",
+    baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
+    scenario_sets=("multiagent/foraging",),
+)
+register(
+    "benchmarkzoo/MO-Foraging-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_FORAGING}.env:MOForagingEnv",
+    vector_entry_point=f"{_FORAGING}.vector_env:MOForagingVectorEnv",
+    max_episode_steps=50,
+    kwargs={"generator": "foraging/random", "generator_kwargs": {**_FORAGING_MAP, "num_food_types": 2}},
+    description="Level-based foraging with one objective per food type (per-agent vector rewards).",
+    baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
+    scenario_sets=("multiagent/mo-foraging",),
+)

@@ -132,3 +132,25 @@ def check_action_dict(env_id: str, actions: Any, live: list[str], known: Any, id
         f"{env_id}: the action dict has no action for live agent(s) {', '.join(map(repr, missing))}; every agent "
         f"in env.agents must act ({idle_action})."
     )
+
+
+def check_discrete_agents(env_id: str, actions: Any, n: int, acting: np.ndarray, agents: list[str]) -> np.ndarray:
+    """Validate a ``(B, N)`` batch of ``Discrete(n)`` actions where ``acting``; returns int64 with ``0`` elsewhere.
+
+    Entries of agents outside ``acting`` (finished, or in a world about to be reset) are ignored.
+    """
+    arr = np.asarray(actions)
+    if arr.shape != acting.shape or arr.dtype.kind not in "iu":
+        raise InvalidActionError(
+            f"{env_id} expects a batch of Discrete({n}) actions: an integer array of shape {acting.shape} "
+            f"(worlds, agents in possible_agents order); got dtype {arr.dtype}, shape {arr.shape}. "
+            "Use env.action_space.sample() for the layout."
+        )
+    bad = acting & ((arr < 0) | (arr >= n))
+    if bad.any():
+        world, agent = (int(x) for x in np.argwhere(bad)[0])
+        raise InvalidActionError(
+            f"{env_id} expects actions in Discrete({n}) (0..{n - 1}); world {world}, agent {agents[agent]!r} sent "
+            f"{arr[world, agent]}. Sample from env.single_action_space or map your policy's output into it."
+        )
+    return np.where(acting, arr, 0).astype(np.int64, copy=False)

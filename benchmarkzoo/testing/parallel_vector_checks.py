@@ -37,7 +37,7 @@ def _compare_world(where: str, names: list[str], world: int, vec_out: tuple, par
         raise AssertionError(f"{where}: infos['present'] is {present}; the ParallelEnv returned {list(p_obs)}")
     for k, name in enumerate(names):
         if name not in p_obs:
-            if not (_is_zero(_agent_slice(obs, world, k)) and rewards[world, k] == 0
+            if not (_is_zero(_agent_slice(obs, world, k)) and not np.any(rewards[world, k])
                     and not terminations[world, k] and not truncations[world, k]):
                 raise AssertionError(f"{where}: {name} is absent but its slots are not zero")
             continue
@@ -108,7 +108,8 @@ def check_parallel_vector_matches_single(
                 where = f"{env_id} [{mode.value}] step {t}, world {i}"
                 if mode == AutoresetMode.NEXT_STEP and ended[i]:
                     p_obs, p_infos = par.reset()
-                    zeros = ({a: 0.0 for a in p_obs}, {a: False for a in p_obs}, {a: False for a in p_obs})
+                    zero_reward = np.zeros(out[1].shape[2:]) if out[1].ndim > 2 else 0.0  # (k,) for moma
+                    zeros = ({a: zero_reward for a in p_obs}, {a: False for a in p_obs}, {a: False for a in p_obs})
                     _compare_world(where + " (autoreset)", names, i, out, (p_obs, *zeros, p_infos), list(par.agents))
                     continue
                 acting = list(par.agents)

@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from benchmarkzoo.core.errors import InvalidActionError
+from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.mapf import sim
 from benchmarkzoo.envs.multiagent.mapf.env import (
     ENV_ID,
@@ -22,28 +22,6 @@ from benchmarkzoo.envs.multiagent.mapf.env import (
 from benchmarkzoo.envs.multiagent.mapf.generator import MapfScenario
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
-
-
-def check_discrete_agents(env_id: str, actions: Any, n: int, acting: np.ndarray, agents: list[str]) -> np.ndarray:
-    """Validate a ``(B, N)`` batch of ``Discrete(n)`` actions where ``acting``; returns int64 with ``0`` elsewhere.
-
-    Entries of agents outside ``acting`` (finished, or in a world about to be reset) are ignored.
-    """
-    arr = np.asarray(actions)
-    if arr.shape != acting.shape or arr.dtype.kind not in "iu":
-        raise InvalidActionError(
-            f"{env_id} expects a batch of Discrete({n}) actions: an integer array of shape {acting.shape} "
-            f"(worlds, agents in possible_agents order); got dtype {arr.dtype}, shape {arr.shape}. "
-            "Use env.action_space.sample() for the layout."
-        )
-    bad = acting & ((arr < 0) | (arr >= n))
-    if bad.any():
-        world, agent = (int(x) for x in np.argwhere(bad)[0])
-        raise InvalidActionError(
-            f"{env_id} expects actions in Discrete({n}) (0..{n - 1}); world {world}, agent {agents[agent]!r} sent "
-            f"{arr[world, agent]}. Sample from env.single_action_space or map your policy's output into it."
-        )
-    return np.where(acting, arr, 0).astype(np.int64, copy=False)
 
 
 class MapfVectorEnv(NativeMultiAgentVectorEnv):

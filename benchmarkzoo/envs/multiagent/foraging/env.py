@@ -1,0 +1,375 @@
+"""``benchmarkzoo/Foraging-v0`` and ``MO-Foraging-v0``: PettingZoo ``ParallelEnv`` views on the Foraging simulator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.seeding import np_random
+from benchmarkzoo.core.spaces import check_action, check_action_dict
+from benchmarkzoo.envs.multiagent.foraging import sim
+from benchmarkzoo.envs.multiagent.foraging.generator import ForagingGenerator, ForagingScenario
+from benchmarkzoo.generators.base import Generator
+
+ENV_ID = "benchmarkzoo/Foraging-v0"
+MO_ENV_ID = "benchmarkzoo/MO-Foraging-v0"
+ACTION_NAMES = sim.ACTION_NAMES
+#: Keys added to every agent's info on the step its world's episode ends.
+METRIC_KEYS = ("food_collected", "all_collected")
+
+
+def make_generator(
+    generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str
+) -> ForagingGenerator:
+    """Resolve the ``generator`` argument (a registered name or an instance) to a Foraging generator."""
+    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+
+    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
+    if not isinstance(gen, ForagingGenerator):
+        raise ScenarioError(f"{env_id} needs a Foraging generator (e.g. 'foraging/random'); got {gen!r}.")
+    return gen
+
+
+def build_params(generator: ForagingGenerator, view_radius: int, load_penalty: float, env_id: str) -> sim.Params:
+    """Validate the env arguments shared by the parallel and vector forms."""
+    if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 8:
+        raise ValueError(f"{env_id}: view_radius must be an integer in [1, 8]; got {view_radius!r}.")
+    if isinstance(load_penalty, bool) or not isinstance(load_penalty, int | float) or not 0 <= load_penalty < np.inf:
+        raise ValueError(f"{env_id}: load_penalty must be a finite number >= 0; got {load_penalty!r}.")
+    return sim.Params(
+        height=generator.height, width=generator.width, num_agents=generator.num_agents,
+        num_food=generator.num_food, max_agent_level=generator.max_agent_level,
+        food_scale=generator.food_level_bound, num_food_types=generator.num_food_types,
+        view_radius=view_radius, load_penalty=float(load_penalty),
+    )
+
+
+def check_max_cycles(max_cycles: Any, env_id: str = ENV_ID) -> int:
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
+        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
+    return int(max_cycles)
+
+
+def agent_names(num_agents: int) -> list[str]:
+    return [f"agent_{i}" for i in range(num_agents)]
+
+
+def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete]:
+    """One agent's observation and action spaces."""
+    size = params.view_size
+    observation_space = spaces.Box(0.0, 1.0, shape=(params.num_channels, size, size), dtype=np.float32)
+    return observation_space, spaces.Discrete(len(ACTION_NAMES))
+
+
+def check_scenario(scenario: Any, params: sim.Params, env_id: str) -> ForagingScenario:
+    """Raise :class:`ScenarioError` unless ``scenario`` fits this env (size, counts, level and type ranges)."""
+    fits = (
+        isinstance(scenario, ForagingScenario)
+        and (scenario.height, scenario.width) == (params.height, params.width)
+        and scenario.num_agents == params.num_agents
+        and scenario.num_food == params.num_food
+        and int(scenario.agent_levels.max()) <= params.max_agent_level
+        and int(scenario.food_levels.max()) <= params.food_scale
+        and int(scenario.food_types.max()) < params.num_food_types
+    )
+    if not fits:
+        raise ScenarioError(
+            f"{env_id} was made for {params.height}x{params.width} grids with {params.num_agents} agents of level "
+            f"<= {params.max_agent_level}, {params.num_food} food items of level <= {params.food_scale} and "
+            f"{params.num_food_types} food type(s); options['scenario'] is {scenario!r:.80}. Make the env with a "
+            "generator of that shape, or pass a matching ForagingScenario."
+        )
+    return scenario
+
+
+class ForagingEnv(ParallelEnv):
+    """Level-based foraging: agents with levels collect food items that need enough of them at once.
+
+    ## Description
+
+    ``N`` agents and ``M`` food items lie on an open grid, in the spirit of LBF (Papoudakis et
+    al., "Benchmarking Multi-Agent Deep Reinforcement Learning Algorithms in Cooperative
+    Tasks", 2021). Every agent and every food item has a level. Agents gather food by standing
+    next to it and choosing ``load`` on the same step: the item is collected only if the levels
+    of all the agents loading it add up to at least its level, so strong food needs a team.
+    Each reset draws a new instance from the generator (``"foraging/random"``): agent levels
+    ``1..max_agent_level``, food levels up to the whole team's total (every item can be
+    collected), food never on the border or next to other food. With
+    ``generator_kwargs={"cooperative": True}`` every food level exceeds the highest agent
+    level: no item can ever be collected alone (LBF's ``force_coop``).
+
+    Moves are simultaneous (see :mod:`benchmarkzoo.envs.multiagent.foraging.sim`): a move
+    succeeds if its target is on the grid and was empty (no agent, no food) at the start of the
+    step, and no other agent targets the same cell; otherwise the agent stays.
+
+    ## Action Space
+
+    ``Discrete(6)`` per agent:
+
+    | Num | Action |
+    |-----|--------|
+    | 0   | none |
+    | 1   | up (row - 1) |
+    | 2   | right (col + 1) |
+    | 3   | down (row + 1) |
+    | 4   | left (col - 1) |
+    | 5   | load (every food item in the 4-neighbourhood) |
+
+    ``step`` takes a dict with exactly one action per agent in ``env.agents``. An unknown name,
+    a missing agent or an agent whose episode is over raises ``InvalidAgentError``; an action
+    outside ``Discrete(6)`` (float, out of range, array, ``None``) raises ``InvalidActionError``.
+
+    ## Observation Space
+
+    ``Box(0, 1, (3, V, V), float32)`` per agent, ``V = 2r + 1``, the agent at the centre
+    (LBF's grid observation): channel 0 agent levels / ``max_agent_level`` (this agent
+    included), channel 1 food levels / the generator's highest food level, channel 2 ``1`` off
+    the grid. ``MO-Foraging-v0`` adds channel 3, food ``(type + 1) / num_food_types``.
+
+    ## Rewards
+
+    When an item of level ``F`` is collected by loading agents of total level ``L``, each of
+    them gets ``level * F / (L * total food level of the scenario)`` (LBF's normalized reward):
+    a team that collects everything earns 1.0 in total. A load that collects nothing costs
+    ``load_penalty`` (0 by default).
+
+    ## Episode End
+
+    * Termination: every agent terminates on the step the last food item is collected.
+    * Truncation: after ``max_cycles`` steps (50 in the registered spec, as in LBF).
+    * On the step the episode ends, every agent's info gets ``food_collected`` (fraction of
+      the items collected) and ``all_collected``.
+
+    ## Arguments
+
+    ```python
+    benchmarkzoo.make_parallel("benchmarkzoo/Foraging-v0", generator="foraging/random",
+                               generator_kwargs={"height": 8, "width": 8, "num_agents": 3, "num_food": 4,
+                                                 "max_agent_level": 3, "cooperative": False},
+                               view_radius=2, load_penalty=0.0, max_cycles=50, render_mode=None)
+    ```
+
+    * ``generator``: ``"foraging/random"`` or a ``ForagingGenerator``; ``generator_kwargs`` are
+      its arguments (grid size, ``num_agents``, ``num_food``, levels, ``cooperative``).
+    * ``view_radius``: ``r`` (LBF's ``sight``).
+    * ``reset(options={"scenario": s})`` plays the given ``ForagingScenario``.
+    * ``render_mode``: ``"rgb_array"`` or ``"human"`` (needs the ``render`` extra).
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The native multi-world form
+    is ``benchmarkzoo.make_vec("benchmarkzoo/Foraging-v0", num_envs)``
+    (:class:`~benchmarkzoo.envs.multiagent.foraging.vector_env.ForagingVectorEnv`).
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> import numpy as np
+    >>> from benchmarkzoo.envs.multiagent.foraging.env import ForagingEnv
+    >>> from benchmarkzoo.envs.multiagent.foraging.generator import ForagingGenerator, ForagingScenario
+    >>> scenario = ForagingScenario(height=5, width=5, agent_pos=[[1, 1], [1, 3]], agent_levels=[1, 2],
+    ...                             food_pos=[[1, 2]], food_levels=[3], food_types=[0])
+    >>> env = ForagingEnv(generator=ForagingGenerator(height=5, width=5, num_agents=2, num_food=1))
+    >>> observations, infos = env.reset(seed=0, options={"scenario": scenario})
+    >>> observations["agent_0"].shape
+    (3, 5, 5)
+    >>> _, rewards, terminations, _, infos = env.step({"agent_0": 5, "agent_1": 0})  # level 1 < 3: too weak
+    >>> rewards["agent_0"], terminations["agent_0"]
+    (0.0, False)
+    >>> _, rewards, terminations, _, infos = env.step({"agent_0": 5, "agent_1": 5})  # 1 + 2 >= 3
+    >>> round(rewards["agent_0"], 4), round(rewards["agent_1"], 4), terminations["agent_0"]
+    (0.3333, 0.6667, True)
+    >>> infos["agent_0"]["all_collected"]
+    True
+    """
+
+    metadata = {"name": "foraging_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8,
+                "is_parallelizable": True}
+    env_id = ENV_ID
+
+    def __init__(
+        self,
+        generator: str | Generator = "foraging/random",
+        generator_kwargs: dict[str, Any] | None = None,
+        view_radius: int = 2,
+        load_penalty: float = 0.0,
+        max_cycles: int = 50,
+        render_mode: str | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
+                f"got {render_mode!r}."
+            )
+        self.generator = make_generator(generator, generator_kwargs, self.env_id)
+        self.params = build_params(self.generator, view_radius, load_penalty, self.env_id)
+        self.max_cycles = check_max_cycles(max_cycles, self.env_id)
+        self.render_mode = render_mode
+        self.possible_agents = agent_names(self.params.num_agents)
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_space, self._action_space = build_spaces(self.params)
+        self.agents: list[str] = []
+        self.num_steps = 0
+        self.sim_state = sim.init_state(self.params, 1)
+        self.scenario: ForagingScenario | None = None
+        self._rng: np.random.Generator | None = None
+        self._actions = np.zeros((1, self.params.num_agents), dtype=np.int64)
+        self._renderer = None
+
+    def observation_space(self, agent: str) -> spaces.Box:
+        """Every agent's observation space: one object, as PettingZoo requires."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """Every agent's action space: one object, so seeding it seeds every agent's samples."""
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None or self._rng is None:
+            self._rng = np_random(seed)
+        scenario = (options or {}).get("scenario")
+        if scenario is not None:
+            self.scenario = check_scenario(scenario, self.params, self.env_id)
+        else:
+            self.scenario = self.generator(self._rng)
+        sim.load(self.sim_state, 0, self.scenario, self.params)
+        self.agents = list(self.possible_agents)
+        self.num_steps = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(self.agents), {agent: {} for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]):
+        if self.scenario is None:
+            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
+        if not self.agents:
+            raise ResetNeededError(f"{self.env_id}: the episode is over; call reset() to start a new one.")
+        self._check_agents(actions)
+        acting = list(self.agents)
+        for agent in acting:
+            action = actions[agent]
+            if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # plain ints skip the generic check
+                check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
+            self._actions[0, self._index[agent]] = action
+        rewards, typed, done = sim.step(self.sim_state, self._actions, self.params)
+        self.num_steps += 1
+        over = bool(done[0])
+        limit = self.num_steps >= self.max_cycles and not over
+        observations = self._observations(acting)
+        out_rewards = self._rewards(acting, rewards, typed)
+        terminations = {agent: over for agent in acting}
+        truncations = {agent: limit for agent in acting}
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in acting}
+        self.agents = [] if over or limit else acting
+        if not self.agents:
+            metrics = sim.episode_metrics(self.sim_state, self.params)
+            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
+            for agent in acting:
+                infos[agent].update(summary)
+        if self.render_mode == "human":
+            self.render()
+        return observations, out_rewards, terminations, truncations, infos
+
+    def _rewards(self, acting: list[str], rewards: np.ndarray, typed: np.ndarray) -> dict[str, Any]:
+        return {agent: float(rewards[0, self._index[agent]]) for agent in acting}
+
+    def _check_agents(self, actions: Any) -> None:
+        check_action_dict(self.env_id, actions, self.agents, self._index, "send 0 to do nothing")
+
+    def _observations(self, agents: list[str]) -> dict[str, np.ndarray]:
+        batch = sim.observe(self.sim_state, self.params)[0]  # (N, C, V, V), fresh
+        return {agent: batch[self._index[agent]] for agent in agents}
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn(f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array'.")
+            return None
+        if self.scenario is None:
+            raise ResetNeededError(f"{self.env_id}: call reset() before render().")
+        if self._renderer is None:
+            from benchmarkzoo.envs.multiagent.foraging.render import ForagingRenderer
+
+            self._renderer = ForagingRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+        return self._renderer.draw(self.sim_state, 0)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+
+def mo_reward_space(params: sim.Params) -> spaces.Box:
+    """One agent's reward space in ``MO-Foraging-v0``: one objective per food type, each in ``[0, 1]``."""
+    return spaces.Box(0.0, 1.0, shape=(params.num_food_types,), dtype=np.float64)
+
+
+class MOForagingEnv(ForagingEnv):
+    """Multi-objective level-based foraging: one reward per food type (MOMAland-style ``moma`` kind).
+
+    ## Description
+
+    ``Foraging-v0``'s world and rules, with food items of ``num_food_types`` types (2 in the
+    registered spec, drawn uniformly). Each agent's reward is a vector with one entry per type:
+    the ``Foraging-v0`` reward of the items of that type it helped collect. A team that collects
+    every item earns, summed over agents and objectives, 1.0; how a policy trades one type for
+    another is the multi-objective question. Observations have a fourth channel, food
+    ``(type + 1) / num_food_types``. There is no load penalty (an objective per food type
+    leaves no natural place for it).
+
+    ## Rewards
+
+    ``reward_space(agent)`` is ``Box(0, 1, (T,), float64)``; rewards are ``(T,)`` float64 arrays.
+    For a scalar reward, pass weights to the SB3 adapter (``scalarize=``); the issue's per-agent
+    linear scalarization wrapper does not exist yet.
+
+    ## Arguments
+
+    As ``Foraging-v0``, without ``load_penalty``; ``generator_kwargs["num_food_types"]`` sets ``T``
+    (2..4).
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> from benchmarkzoo.envs.multiagent.foraging.env import MOForagingEnv
+    >>> from benchmarkzoo.envs.multiagent.foraging.generator import ForagingGenerator, ForagingScenario
+    >>> scenario = ForagingScenario(height=5, width=5, agent_pos=[[1, 1], [3, 3]], agent_levels=[1, 1],
+    ...                             food_pos=[[1, 2], [3, 2]], food_levels=[1, 1], food_types=[0, 1])
+    >>> env = MOForagingEnv(generator=ForagingGenerator(height=5, width=5, num_agents=2, num_food=2,
+    ...                                                 num_food_types=2))
+    >>> _ = env.reset(seed=0, options={"scenario": scenario})
+    >>> env.reward_space("agent_0")
+    Box(0.0, 1.0, (2,), float64)
+    >>> _, rewards, _, _, _ = env.step({"agent_0": 5, "agent_1": 0})
+    >>> rewards["agent_0"].tolist(), rewards["agent_1"].tolist()
+    ([0.5, 0.0], [0.0, 0.0])
+    """
+
+    metadata = {**ForagingEnv.metadata, "name": "mo_foraging_v0"}
+    env_id = MO_ENV_ID
+
+    def __init__(
+        self,
+        generator: str | Generator = "foraging/random",
+        generator_kwargs: dict[str, Any] | None = None,
+        view_radius: int = 2,
+        max_cycles: int = 50,
+        render_mode: str | None = None,
+    ):
+        super().__init__(generator, generator_kwargs, view_radius, 0.0, max_cycles, render_mode)
+        self._reward_space = mo_reward_space(self.params)
+
+    def reward_space(self, agent: str) -> spaces.Box:
+        """Every agent's reward space (MOMAland's API): one entry per food type."""
+        return self._reward_space
+
+    def _rewards(self, acting: list[str], rewards: np.ndarray, typed: np.ndarray) -> dict[str, Any]:
+        return {agent: typed[0, self._index[agent]].copy() for agent in acting}
