@@ -19,7 +19,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "robotics": ("pybullet",),
     "render": ("pygame",),
     "sb3": ("stable_baselines3", "torch"),
-    "rllib": ("ray",),
+    "rllib": ("ray", "torch"),
     "eval": ("pydantic", "matplotlib", "jsonschema", "jinja2"),
 }
 

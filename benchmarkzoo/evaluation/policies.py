@@ -185,7 +185,14 @@ def _load_sb3(path: str) -> Policy:
     return load_sb3_policy(path)
 
 
-LOADERS: dict[str, Callable[[str], Policy]] = {"sb3": _load_sb3}
+def _load_rllib(path: str) -> Policy:
+    # Loading an RLlib checkpoint unpickles code: evaluate only checkpoints you trust.
+    from benchmarkzoo.adapters.rllib_policy import load_rllib_policy  # Ray and torch load only here
+
+    return load_rllib_policy(path)
+
+
+LOADERS: dict[str, Callable[[str], Policy]] = {"sb3": _load_sb3, "rllib": _load_rllib}
 
 
 def load_policy(target: str) -> Policy:
