@@ -135,14 +135,39 @@ _PANDA = "benchmarkzoo.envs.robotics.panda"
 register_generator("panda/reach", f"{_PANDA}.generator:ReachGenerator")
 register_generator("panda/push", f"{_PANDA}.generator:PushGenerator")
 register_generator("panda/pick_and_place", f"{_PANDA}.generator:PickAndPlaceGenerator")
+register_generator("panda/slide", f"{_PANDA}.generator:SlideGenerator")
+register_generator("panda/stack", f"{_PANDA}.generator:StackGenerator")
 
-for _task, _generator, _set, _what in (
-    ("Reach", "panda/reach", "robotics/panda-reach", "Move a Franka Panda's end effector to a goal (PyBullet)."),
+for _task, _generator, _set, _what, _steps in (
+    ("Reach", "panda/reach", "robotics/panda-reach", "Move a Franka Panda's end effector to a goal (PyBullet).", 50),
     (
         "Push",
         "panda/push",
         "robotics/panda-push",
         "Push a cube of random size, mass and friction to a goal with a Franka Panda (PyBullet).",
+        50,
+    ),
+    (
+        "Slide",
+        "panda/slide",
+        "robotics/panda-slide",
+        "Strike a slippery cube so it slides to a goal beyond the arm's reach with a Franka Panda (PyBullet).",
+        50,
+    ),
+    (
+        "PickAndPlace",
+        "panda/pick_and_place",
+        "robotics/panda-pick-and-place",
+        "Pick up a cube of random size, mass and friction and place it at a goal, on the table or in the air, "
+        "with a Franka Panda (PyBullet).",
+        50,
+    ),
+    (
+        "Stack",
+        "panda/stack",
+        "robotics/panda-stack",
+        "Stack two cubes of random size, mass and friction on a goal with a Franka Panda (PyBullet).",
+        100,
     ),
 ):
     for _reward in ("sparse", "dense"):
@@ -152,13 +177,34 @@ for _task, _generator, _set, _what in (
             family="robotics",
             entry_point=f"{_PANDA}.env:PandaEnv",
             vector_entry_point=f"{_PANDA}.vector_env:PandaVectorEnv",
-            max_episode_steps=50,
+            max_episode_steps=_steps,
             kwargs={"generator": _generator, "generator_kwargs": {}, "reward_type": _reward},
             extras=("robotics",),
             description=_what if _reward == "sparse" else _what.replace(" (PyBullet)", ", dense reward (PyBullet)"),
             baseline=f"{_PANDA}.baseline:PandaExpert",
             scenario_sets=(_set,),
         )
+
+# Joint control (seven joint position changes, and the gripper where it is free); no baseline:
+# the scripted experts command the end effector.
+for _task, _generator, _set in (
+    ("Reach", "panda/reach", "robotics/panda-reach"),
+    ("PickAndPlace", "panda/pick_and_place", "robotics/panda-pick-and-place"),
+):
+    register(
+        f"benchmarkzoo/Panda{_task}Joints-v0",
+        kind="single",
+        family="robotics",
+        entry_point=f"{_PANDA}.env:PandaEnv",
+        vector_entry_point=f"{_PANDA}.vector_env:PandaVectorEnv",
+        max_episode_steps=50,
+        kwargs={"generator": _generator, "generator_kwargs": {}, "reward_type": "sparse", "control": "joints"},
+        extras=("robotics",),
+        description=f"Panda{_task}-v0 with joint control: seven joint position changes"
+        + (" and the gripper" if _task == "PickAndPlace" else "")
+        + " (PyBullet).",
+        scenario_sets=(_set,),
+    )
 
 _TRAFFIC = "benchmarkzoo.envs.traffic"
 

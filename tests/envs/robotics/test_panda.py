@@ -20,9 +20,13 @@ from benchmarkzoo.envs.robotics.panda.baseline import PandaExpert
 from benchmarkzoo.envs.robotics.panda.env import PandaEnv
 from benchmarkzoo.envs.robotics.panda.generator import (
     ObjectScenario,
+    PickAndPlaceGenerator,
     PushGenerator,
     ReachGenerator,
     ReachScenario,
+    SlideGenerator,
+    StackGenerator,
+    StackScenario,
 )
 from benchmarkzoo.envs.robotics.panda.sim import pybullet
 from benchmarkzoo.envs.robotics.panda.vector_env import PandaVectorEnv
@@ -219,7 +223,9 @@ def test_native_vector_matches_single_envs_under_the_expert():
 # ---- experts -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("generator", [ReachGenerator(), PushGenerator()], ids=["reach", "push"])
+@pytest.mark.parametrize(
+    "generator", [ReachGenerator(), PushGenerator(), PickAndPlaceGenerator()], ids=["reach", "push", "pick-and-place"]
+)
 def test_expert_solves_the_test_split(generator):
     env = PandaEnv(generator)
     try:
@@ -280,8 +286,14 @@ def test_bad_actions_are_refused(push, action):
 
 def test_stable_baselines3_check_env(push, reach):
     env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
-    for env in (reach, push):
-        env_checker.check_env(env, warn=True)
+    extra = [PandaEnv(PickAndPlaceGenerator()), PandaEnv(SlideGenerator()), PandaEnv(StackGenerator()),
+             PandaEnv(ReachGenerator(), control="joints"), PandaEnv(PickAndPlaceGenerator(), control="joints")]
+    try:
+        for env in (reach, push, *extra):
+            env_checker.check_env(env, warn=True)
+    finally:
+        for env in extra:
+            env.close()
 
 
 def test_dense_reward_is_minus_distance():
@@ -327,3 +339,206 @@ def test_scenarios_outside_the_workspace_or_of_the_wrong_kind_are_refused(push):
         push.reset(options={"scenario": ReachScenario(goal=(0.0, 0.0, 0.1))})
     with pytest.raises(ScenarioError, match="outside the workspace"):
         push.reset(options={"scenario": cube(goal=(0.9, 0.0, 0.02))})
+
+
+# ---- pick and place: the gripper ------------------------------------------------------------------
+
+
+def test_gripper_holds_a_grasped_cube_while_lifting():
+    env = PandaEnv(PickAndPlaceGenerator())
+    try:
+        obs, _ = env.reset(options={"scenario": cube(object_mass=1.5, object_friction=0.4, goal=(0.0, 0.0, 0.2))})
+        for _ in range(20):  # the expert opens, descends and closes until both fingers touch the cube
+            obs, *_ = env.step(EXPERT(env, obs))
+            if obs["observation"][6] < 0.042:
+                break
+        vec = obs["observation"]
+        assert np.linalg.norm(vec[0:3] - vec[7:10]) < 0.01 and vec[6] < 0.042  # the cube is between the fingers
+        ee, cube_z = [vec[2]], [vec[9]]
+        for _ in range(8):  # straight up at 0.5 m/s, squeezing
+            obs, *_ = env.step(np.array([0.0, 0.0, 0.4, -1.0], dtype=np.float32))
+            ee.append(obs["observation"][2])
+            cube_z.append(obs["observation"][9])
+        assert ee[-1] - ee[0] > 0.12  # the arm rose
+        np.testing.assert_allclose(np.diff(cube_z), np.diff(ee), atol=0.006)  # and the cube rose with it
+        assert abs((ee[-1] - cube_z[-1]) - (ee[0] - cube_z[0])) < 0.015  # slipped less than 1.5 cm in 0.14 m
+        for _ in range(10):  # open: the cube falls back to the table
+            obs, *_ = env.step(np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32))
+        assert obs["observation"][9] == pytest.approx(0.02, abs=3e-3)
+    finally:
+        env.close()
+
+
+def test_pick_and_place_expert_lifts_the_cube_to_a_raised_goal():
+    env = PandaEnv(PickAndPlaceGenerator())
+    try:
+        outputs = rollout(env, None, options={"scenario": cube(goal=(-0.1, 0.1, 0.15))})
+        obs, _, terminated, info = outputs[-1]
+        assert terminated and info["is_success"]
+        assert obs["achieved_goal"][2] > 0.1  # carried, not pushed
+    finally:
+        env.close()
+
+
+# ---- joint control ------------------------------------------------------------------------------------
+
+
+def test_joint_control_moves_one_joint():
+    env = PandaEnv(ReachGenerator(), control="joints")
+    try:
+        assert env.action_space.shape == (7,) and env.env_id == "benchmarkzoo/PandaReachJoints-v0"
+        obs, _ = env.reset(options={"scenario": ReachScenario(goal=(0.2, 0.2, 0.2))})
+        p, world = pybullet(), env.world
+        before = [s[0] for s in p.getJointStates(world.robot, range(7), physicsClientId=world.client)]
+        action = np.zeros(7, dtype=np.float32)
+        action[0] = 1.0  # the base joint: swings the arm about the vertical, 0.05 rad per step
+        for _ in range(5):
+            obs, *_ = env.step(action)
+        after = [s[0] for s in p.getJointStates(world.robot, range(7), physicsClientId=world.client)]
+        assert 0.15 < after[0] - before[0] < 0.26
+        np.testing.assert_allclose(after[1:], before[1:], atol=0.02)
+        assert obs["observation"][1] > 0.05  # a positive base rotation moves the end effector towards +y
+        with pytest.raises(ValueError, match="control='ee'"):
+            EXPERT(env, obs)
+        with pytest.raises(ValueError, match="control must be one of"):
+            PandaEnv(ReachGenerator(), control="torque")
+    finally:
+        env.close()
+
+
+def test_joint_control_is_deterministic_and_has_a_free_gripper_for_pick_and_place():
+    envs = [PandaEnv(PickAndPlaceGenerator(), control="joints") for _ in range(2)]
+    try:
+        assert envs[0].action_space.shape == (8,)
+        actions = np.random.default_rng(1).uniform(-1, 1, (40, 8)).astype(np.float32)
+        assert_same_episode(*(rollout(env, 9, actions=actions, steps=40) for env in envs))
+    finally:
+        for env in envs:
+            env.close()
+
+
+# ---- worker processes ----------------------------------------------------------------------------------
+
+
+def test_worker_processes_match_the_in_process_vector_env():
+    local = PandaVectorEnv(3, generator=PickAndPlaceGenerator(), max_episode_steps=30)
+    remote = PandaVectorEnv(3, generator=PickAndPlaceGenerator(), max_episode_steps=30, num_workers=2)
+    try:
+        assert [len(block) for block in remote.pool.blocks] == [2, 1] and not remote.worlds
+        obs, info = local.reset(seed=21)
+        remote_obs, remote_info = remote.reset(seed=21)
+        for step in range(70):  # through autoresets: time limits and the expert's successes
+            for k in obs:
+                np.testing.assert_array_equal(obs[k], remote_obs[k])
+            np.testing.assert_array_equal(info["is_success"], remote_info["is_success"])
+            actions = EXPERT(local, obs) if step % 2 else local.action_space.sample()
+            obs, rewards, terminated, truncated, info = local.step(actions)
+            remote_obs, *outcome, remote_info = remote.step(actions)
+            for a, b in zip((rewards, terminated, truncated), outcome):
+                np.testing.assert_array_equal(a, b)
+    finally:
+        local.close()
+        remote.close()
+    assert not any(remote.pool.alive)  # close() stopped the workers, which disconnected their clients
+
+
+def test_bad_worker_counts_are_refused():
+    for bad in (0, 3, 1.5):
+        with pytest.raises(ValueError, match=r"num_workers must be None \(no worker process\) or an integer from 1"):
+            PandaVectorEnv(2, generator=ReachGenerator(), num_workers=bad)
+
+
+# ---- slide ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("friction", [0.035, 0.045])
+def test_a_struck_cube_slides_on_to_a_far_goal(friction):
+    env = PandaEnv(SlideGenerator())
+    try:
+        obs, _ = env.reset(options={"scenario": cube(object_friction=friction, goal=(0.45, 0.0, 0.02))})
+        hand = []
+        for _ in range(50):
+            obs, _, terminated, _, info = env.step(EXPERT(env, obs))
+            hand.append(obs["observation"][0])
+            if terminated:
+                break
+        assert info["is_success"]
+        assert obs["achieved_goal"][0] - max(hand) > 0.3  # the cube travelled on, far beyond the hand
+    finally:
+        env.close()
+
+
+def test_slide_goals_lie_ahead_on_the_long_table():
+    generator = SlideGenerator()
+    for seed in range(30):
+        s = generator.sample(seed)
+        assert 0.25 <= s.goal[0] <= 0.55 and abs(s.object_xy[0]) <= 0.15
+        assert 0.035 <= s.object_friction <= 0.045
+    env = PandaEnv(generator)
+    try:
+        env.reset(options={"scenario": cube(goal=(0.55, 0.0, 0.02))})  # beyond the short table's edge, accepted
+        with pytest.raises(ScenarioError, match="outside the workspace"):
+            env.reset(options={"scenario": cube(goal=(0.7, 0.0, 0.02))})
+    finally:
+        env.close()
+    with pytest.raises(GeneratorArgumentError, match="goal_x_offset"):
+        SlideGenerator(goal_x_offset=0.45, goal_xy_range=0.4)
+
+
+# ---- stack ------------------------------------------------------------------------------------------------
+
+
+def two_cubes(**overrides) -> StackScenario:
+    """Two 40 mm, 1 kg cubes; the stack goes up at (-0.1, 0.1)."""
+    return StackScenario(**{**cube(goal=(-0.1, 0.1, 0.02)).to_dict()["fields"], "second_xy": (0.1, -0.05),
+                            **overrides})
+
+
+def test_expert_stacks_two_cubes():
+    env = PandaEnv(StackGenerator())
+    try:
+        assert env.observation_space["observation"].shape == (31,)
+        assert env.observation_space["desired_goal"].shape == (6,) and env.action_space.shape == (4,)
+        outputs = rollout(env, None, options={"scenario": two_cubes()}, steps=100)
+        obs, _, terminated, info = outputs[-1]
+        assert terminated and info["is_success"]
+        first, second = obs["achieved_goal"][:3], obs["achieved_goal"][3:]
+        np.testing.assert_allclose(obs["desired_goal"], [-0.1, 0.1, 0.02, -0.1, 0.1, 0.06], atol=1e-6)
+        assert abs(first[2] - 0.02) < 0.005  # on the table
+        assert np.linalg.norm(second[:2] - first[:2]) < 0.035 and second[2] > first[2] + 0.03  # on top of it
+    finally:
+        env.close()
+
+
+def test_stack_goals_are_six_dimensional():
+    env = PandaEnv(StackGenerator())
+    try:
+        obs, _ = env.reset(seed=3)
+        scenario = env.scenario
+        assert len(set(map(tuple, np.round([scenario.object_xy, scenario.second_xy, scenario.goal[:2]], 6)))) == 3
+        np.testing.assert_allclose(obs["desired_goal"], np.float32(scenario.goals))
+        achieved, step = np.zeros((4, 6)), np.array([1.0, 0, 0, 1.0, 0, 0])
+        # both cubes 3 cm off: 4.2 cm in all, a success; 4 cm off each: 5.7 cm, a failure
+        assert env.compute_reward(achieved, achieved + 0.03 * step, {}).tolist() == [-0.0] * 4
+        assert env.compute_reward(achieved, achieved + 0.04 * step, {}).tolist() == [-1.0] * 4
+        with pytest.raises(ValueError, match=r"shape \(6,\) or \(batch, 6\).*got shape \(3,\)"):
+            env.compute_reward(np.zeros(3), np.zeros(3), {})
+        with pytest.raises(ScenarioError, match="StackScenario"):
+            env.reset(options={"scenario": cube()})
+    finally:
+        env.close()
+    push = PandaEnv(PushGenerator())
+    try:
+        with pytest.raises(ScenarioError, match="ObjectScenario"):
+            push.reset(options={"scenario": two_cubes()})
+    finally:
+        push.close()
+
+
+def test_stack_expert_on_the_test_split():
+    env = PandaEnv(StackGenerator())
+    try:
+        successes = sum(rollout(env, seed, steps=100)[-1][-1]["is_success"] for seed in range(100000, 100010))
+    finally:
+        env.close()
+    assert successes >= 8  # 92 / 100 over the whole split, see the env docstring

@@ -1,4 +1,4 @@
-"""``benchmarkzoo/PandaReach-v0``, ``PandaPush-v0`` (and their ``-Dense-v0`` variants): the Gymnasium view."""
+"""``benchmarkzoo/Panda{Reach,Push,Slide,PickAndPlace,Stack}-v0`` (and ``-Dense-v0`` variants): the Gymnasium view."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from benchmarkzoo.envs.robotics.panda.generator import (
     PandaGenerator,
     PickAndPlaceGenerator,
     ReachScenario,
+    SlideGenerator,
+    StackGenerator,
+    StackScenario,
 )
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 from benchmarkzoo.generators.base import Generator
@@ -36,20 +39,34 @@ def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] 
     return gen
 
 
-def env_id_of(generator: PandaGenerator, reward_type: str) -> str:
+CONTROLS = ("ee", "joints")
+
+
+def env_id_of(generator: PandaGenerator, reward_type: str, control: str = "ee") -> str:
     """The registered id an env over ``generator`` answers to in messages."""
-    return f"benchmarkzoo/Panda{generator.task}{'-Dense' if reward_type == 'dense' else ''}-v0"
+    joints = "Joints" if control == "joints" else ""
+    return f"benchmarkzoo/Panda{generator.task}{joints}{'-Dense' if reward_type == 'dense' else ''}-v0"
 
 
-def build_params(generator: PandaGenerator, reward_type: str) -> Params:
+def build_params(generator: PandaGenerator, reward_type: str, control: str = "ee") -> Params:
     """Validate the env arguments shared by the single and vector forms."""
     if reward_type not in rewards.REWARD_TYPES:
         raise ValueError(
             f"{env_id_of(generator, 'sparse')}: reward_type must be one of {rewards.REWARD_TYPES}; got {reward_type!r}."
         )
+    if control not in CONTROLS:
+        raise ValueError(f"{env_id_of(generator, reward_type)}: control must be one of {CONTROLS}; got {control!r}.")
+    stack = isinstance(generator, StackGenerator)
+    block_gripper = not isinstance(generator, PickAndPlaceGenerator | StackGenerator)
     return Params(
-        block_gripper=not isinstance(generator, PickAndPlaceGenerator),
+        control=control,
+        # 10 ms physics steps let closing fingers sink into the cube and squeeze it out; 8 ms hold it.
+        substeps=4 if block_gripper else 5,
+        block_gripper=block_gripper,
         with_object=isinstance(generator, ObjectGenerator),
+        stack=stack,
+        long_table=isinstance(generator, SlideGenerator),
+        x_range=generator.x_range,
     )
 
 
@@ -60,25 +77,29 @@ def build_spaces(params: Params) -> tuple[spaces.Dict, spaces.Box]:
         return spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(size,), dtype=np.float32)
 
     observation_space = spaces.Dict(
-        {"observation": box(params.obs_size), "achieved_goal": box(3), "desired_goal": box(3)}
+        {"observation": box(params.obs_size), "achieved_goal": box(params.goal_size),
+         "desired_goal": box(params.goal_size)}
     )
     return observation_space, spaces.Box(-1.0, 1.0, shape=(params.action_size,), dtype=np.float32)
 
 
 def check_scenario(scenario: Any, params: Params, env_id: str) -> ReachScenario | ObjectScenario:
     """Raise :class:`ScenarioError` unless ``scenario`` fits this env and lies in the workspace."""
-    expected = ObjectScenario if params.with_object else ReachScenario
-    if not isinstance(scenario, expected):
+    expected = StackScenario if params.stack else ObjectScenario if params.with_object else ReachScenario
+    if not isinstance(scenario, expected) or (not params.stack and isinstance(scenario, StackScenario)):
         raise ScenarioError(f"{env_id}: options['scenario'] must be a {expected.__name__}; got {scenario!r:.80}.")
     x, y, z = scenario.goal
     points = [("goal", x, y, z)]
     if params.with_object:
         points.append(("object_xy", *scenario.object_xy, 0.0))
+    if params.stack:
+        points.append(("second_xy", *scenario.second_xy, 0.0))
+    x_low, x_high = params.x_range
     for name, x, y, z in points:
-        if max(abs(x), abs(y)) > WORKSPACE_HALF_WIDTH or not 0.0 <= z <= WORKSPACE_HEIGHT:
+        if not x_low <= x <= x_high or abs(y) > WORKSPACE_HALF_WIDTH or not 0.0 <= z <= WORKSPACE_HEIGHT:
             raise ScenarioError(
-                f"{env_id}: the scenario's {name} {(x, y, z)} lies outside the workspace |x|, |y| <= "
-                f"{WORKSPACE_HALF_WIDTH}, 0 <= z <= {WORKSPACE_HEIGHT}."
+                f"{env_id}: the scenario's {name} {(x, y, z)} lies outside the workspace {x_low} <= x <= {x_high}, "
+                f"|y| <= {WORKSPACE_HALF_WIDTH}, 0 <= z <= {WORKSPACE_HEIGHT}."
             )
     return scenario
 
@@ -93,16 +114,27 @@ def observe(world: PandaWorld) -> dict[str, np.ndarray]:
     }
 
 
-def score(obs: dict[str, np.ndarray], reward_type: str) -> tuple[float, bool]:
+def score(obs: dict[str, np.ndarray], reward_type: str, params: Params) -> tuple[float, bool]:
     """The reward and success of an observation, computed as ``compute_reward`` computes them (float32 goals)."""
     distance = rewards.goal_distance(
         obs["achieved_goal"].astype(np.float64), obs["desired_goal"].astype(np.float64)
     )
-    return float(rewards.reward_from_distance(distance, reward_type)), bool(rewards.is_success(distance))
+    threshold = params.distance_threshold
+    return (
+        float(rewards.reward_from_distance(distance, reward_type, threshold)),
+        bool(rewards.is_success(distance, threshold)),
+    )
+
+
+def goal_reward(env_id: str, params: Params, reward_type: str, achieved_goal: Any, desired_goal: Any) -> np.ndarray:
+    """``compute_reward`` of the single and vector envs: checked goals of any batch shape in, float32 rewards out."""
+    achieved, desired = rewards.check_goals(env_id, achieved_goal, desired_goal, params.goal_size)
+    distance = rewards.goal_distance(achieved, desired)
+    return rewards.reward_from_distance(distance, reward_type, params.distance_threshold)
 
 
 class PandaEnv(gym.Env):
-    """Franka Panda manipulation on PyBullet: reach a point, push a cube, or pick and place it.
+    """Franka Panda manipulation on PyBullet: reach a point; push, slide, pick and place, or stack cubes.
 
     ## Description
 
@@ -116,21 +148,32 @@ class PandaEnv(gym.Env):
       between the fingertips) to a goal in a 0.3 m box above the table centre.
     * ``benchmarkzoo/PandaPush-v0`` (``"panda/push"``): push a cube (edge 35-45 mm, 0.5-1.5
       kg, friction 0.4-0.6) across the table to a goal at least 0.1 m away, gripper closed.
+    * ``benchmarkzoo/PandaSlide-v0`` (``"panda/slide"``): strike a slippery cube (friction
+      0.035-0.045) so that it slides to a goal 0.25-0.55 m ahead, beyond comfortable pushing
+      range, on a 1.4 m table, gripper closed. panda-gym slides a flat puck; here it is a cube,
+      because the fingertips press a 2 cm puck into the table instead of striking its side.
+    * ``benchmarkzoo/PandaPickAndPlace-v0`` (``"panda/pick_and_place"``): grasp the cube and
+      place it at a goal on the table (30 % of episodes) or up to 0.2 m above it; the gripper
+      is free (a fourth action opens and closes the fingers).
+    * ``benchmarkzoo/PandaStack-v0`` (``"panda/stack"``): two equal cubes; put the first on a
+      goal on the table and the second on top of it (goals and achieved goals hold both cubes'
+      positions, 6 numbers); free gripper, 100 steps.
 
-    The ``-Dense-v0`` ids are the same tasks with the dense reward. The ``"panda/pick_and_place"``
-    generator (goal on the table 30 % of the time, else up to 0.2 m above it; gripper free,
-    4 actions, 19 observations) already works with this class but is not registered yet: its
-    scripted expert reaches only 76 / 100 on the test seeds.
+    The ``-Dense-v0`` ids are the same tasks with the dense reward; ``control="joints"``
+    replaces end-effector control by joint control (``PandaReachJoints-v0`` and
+    ``PandaPickAndPlaceJoints-v0`` where registered).
 
-    Physics: gravity 9.81 m/s^2, one env step is 0.04 s made of 4 physics steps of 10 ms (run
-    inside one ``stepSimulation`` call), joint position control with panda-gym's motor forces.
-    panda-gym takes 20 steps of 2 ms; the motor gains here are rescaled so the arm removes the
-    same fraction of its joint error per env step, and end-effector paths under the same
-    actions stay within about 2 cm of panda-gym's. Table and fingers have friction 1.0.
+    Physics: gravity 9.81 m/s^2, one env step is 0.04 s made of 4 physics steps of 10 ms
+    (5 of 8 ms with the free gripper: closing fingers sink into a cube at 10 ms and squeeze it
+    out), run inside one ``stepSimulation`` call, joint position control with panda-gym's
+    motor forces. panda-gym takes 20 steps of 2 ms; the motor gains here are rescaled so the
+    arm removes the same fraction of its joint error per env step, and end-effector paths under
+    the same actions stay within about 2 cm of panda-gym's. Table and fingers have friction 1.0.
 
     ## Action Space
 
-    ``Box(-1, 1, (3,), float32)`` (Reach, Push; ``(4,)`` with the free gripper of pick-and-place):
+    ``Box(-1, 1, (n,), float32)``; with end-effector control (the default) ``n`` is 3 (Reach,
+    Push, Slide) or 4 (PickAndPlace, Stack):
 
     | Num | Action | Unit |
     |-----|--------|------|
@@ -138,9 +181,11 @@ class PandaEnv(gym.Env):
     | 3   | change of the finger opening, times 0.2 m (free gripper only) | m / 0.2 |
 
     The arm's joint targets come from PyBullet's inverse kinematics for the displaced end
-    effector (its height kept at or above the table top) with the gripper pointing down. In
-    Reach and Push the fingers are held closed. NaN, out-of-range, wrongly shaped or float64
-    actions raise ``InvalidActionError``.
+    effector (its height kept at or above the table top) with the gripper pointing down.
+    With ``control="joints"`` ``n`` is 7 or 8: actions 0-6 change the seven arm joints'
+    target positions by up to 0.05 rad each (panda-gym's joint control), the last one is the
+    gripper as above. In Reach, Push and Slide the fingers are held closed. NaN,
+    out-of-range, wrongly shaped or float64 actions raise ``InvalidActionError``.
 
     ## Observation Space
 
@@ -148,37 +193,43 @@ class PandaEnv(gym.Env):
 
     * ``observation``: end-effector position (3, m) and velocity (3, m/s); with a free gripper
       the finger opening (1, m); with a cube its position (3, m), orientation as Euler angles
-      (3, rad), velocity (3, m/s) and angular velocity (3, rad/s). Sizes 6 (Reach), 18 (Push).
-    * ``achieved_goal``: the end-effector position (Reach) or the cube's centre (3, m).
-    * ``desired_goal``: the goal (3, m).
+      (3, rad), velocity (3, m/s) and angular velocity (3, rad/s), for each cube. Sizes 6
+      (Reach), 18 (Push, Slide), 19 (PickAndPlace), 31 (Stack), whatever the control.
+    * ``achieved_goal``: the end-effector position (Reach) or the cube's centre (3, m); for
+      Stack both cubes' centres (6, m).
+    * ``desired_goal``: the goal (3 or 6, m); Stack's second goal is one edge above the first.
 
     ## Rewards
 
-    With ``d`` the distance between achieved and desired goal after the step: sparse
+    With ``d`` the distance between achieved and desired goal after the step (for Stack, the
+    norm over both cubes' 6 numbers: stricter than panda-gym's Stack, whose 0.1 m a stack with
+    its top cube still on the table can meet): sparse
     ``-(d > 0.05)`` (0 on success, else -1), dense ``-d``.
     ``env.unwrapped.compute_reward(achieved_goal, desired_goal, info)`` gives the same reward
-    for goals of shape ``(3,)`` or batches ``(n, 3)`` (as Stable-Baselines3's HER relabels
-    them); ``info`` is ignored. Malformed goals (wrong shape, mismatched shapes, NaN) raise
-    ``ValueError``. ``info["is_success"]`` is ``d < 0.05``.
+    for goals of shape ``(3,)`` or batches ``(n, 3)`` (``(6,)``, ``(n, 6)`` for Stack), as
+    Stable-Baselines3's HER relabels them; ``info`` is ignored. Malformed goals (wrong shape,
+    mismatched shapes, NaN) raise ``ValueError``. ``info["is_success"]`` is ``d < 0.05``.
 
     ## Episode End
 
     * Termination: success, ``d < 0.05`` (as panda-gym 3).
-    * Truncation: 50 steps (2 s) in the registered specs.
+    * Truncation: 50 steps (2 s) in the registered specs, 100 (4 s) for Stack.
 
     ## Arguments
 
     ```python
     gym.make("benchmarkzoo/PandaPush-v0", generator="panda/push", generator_kwargs={},
-             reward_type="sparse", render_mode=None)
+             reward_type="sparse", render_mode=None, control="ee")
     ```
 
-    * ``generator``: ``"panda/reach"``, ``"panda/push"`` or a ``PandaGenerator``;
-      ``generator_kwargs`` are its ranges (``goal_xy_range``,
-      ``goal_z_range``; ``object_xy_range``, ``min_goal_distance``, ``object_size``,
-      ``object_mass``, ``object_friction``, ``object_yaw``; ``goal_on_table``). The
+    * ``generator``: ``"panda/reach"``, ``"panda/push"``, ``"panda/slide"``,
+      ``"panda/pick_and_place"``, ``"panda/stack"`` or a ``PandaGenerator``; ``generator_kwargs``
+      are its ranges (``goal_xy_range``, ``goal_z_range``; ``object_xy_range``,
+      ``min_goal_distance``, ``object_size``, ``object_mass``, ``object_friction``,
+      ``object_yaw``; ``goal_x_offset``; ``goal_on_table``; ``separation``). The
       out-of-distribution tiers of ``scenarios/robotics/*.yaml`` are wider ranges.
     * ``reward_type``: ``"sparse"`` or ``"dense"``.
+    * ``control``: ``"ee"`` (end-effector displacements) or ``"joints"`` (joint position changes).
     * ``reset(options={"scenario": s})`` plays the given scenario instead of drawing one.
     * ``render_mode``: ``"rgb_array"``, a 480x480 frame from a fixed camera through PyBullet's
       software renderer (``ER_TINY_RENDERER``, no display needed).
@@ -187,21 +238,36 @@ class PandaEnv(gym.Env):
     its scenario and its actions. ``close()`` disconnects the physics client. A pickled env
     carries its scenario and the actions of the current episode, and the copy replays them
     in a new client (bit-identical, since PyBullet is deterministic for the same calls).
+    The native vector env (``vectorization_mode="vector_entry_point"``) can spread its worlds
+    over worker processes: ``gym.make_vec(id, num_envs=8, vectorization_mode="vector_entry_point",
+    num_workers=2)``, bit-identical to ``num_workers=None`` (all in one process).
 
     ## Baseline
 
-    ``benchmarkzoo.envs.robotics.panda.baseline:PandaExpert``, scripted controllers that read
-    only the observation (Reach: straight to the goal; Push: line up behind the cube as seen
-    from the goal, descend, push at up to 0.5 m/s along the line, slowing near the goal).
-    Success within the 50-step limit on the seeds of ``scenarios/robotics/panda-*.yaml``:
+    ``benchmarkzoo.envs.robotics.panda.baseline:PandaExpert``, scripted controllers for
+    end-effector control that read only the observation (Reach: straight to the goal; Push:
+    line up behind the cube as seen from the goal, descend, push at up to 0.5 m/s along the
+    line, slowing near the goal; Slide: line up, then throw the cube at the speed that
+    friction 0.05 would stop at the goal; PickAndPlace: open over the cube, descend, close
+    gently until both fingers touch it, lift 2 cm, carry, lower onto the goal; Stack: the
+    same for the first cube, let go, then the second onto it, both carried 0.1 m high).
+    Success within the step limit on the seeds of ``scenarios/robotics/panda-*.yaml``:
 
     | env | train (seeds 0-99 / 0-199) | test (100000-100099) | ood (200000-200099) | mean length, test |
     |-----|----------------------------|----------------------|---------------------|-------------------|
     | PandaReach-v0 | 100 / 100 | 100 / 100 | 100 / 100 | 2.6 steps |
     | PandaPush-v0 | 200 / 200 | 99 / 100 | 88 / 100 | 20.6 steps |
+    | PandaSlide-v0 | 54 / 200 | 33 / 100 | 19 / 100 | 41.9 steps |
+    | PandaPickAndPlace-v0 | 190 / 200 | 99 / 100 | 80 / 100 | 19.1 steps |
+    | PandaStack-v0 | 192 / 200 | 92 / 100 | 67 / 100 | 54.1 steps |
 
     The ood push failures are heavy (1.5-3 kg), slippery (friction 0.15-0.4) cubes pushed
-    0.3 m or more: they need more than 50 steps at the expert's cautious speed.
+    0.3 m or more: they need more than 50 steps at the expert's cautious speed. The slide
+    expert mostly misses sideways: a slippery cube leaves along the normal of the face the
+    fingertips strike, and with the gripper held pointing down the hand cannot square up to a
+    goal off the cube's axes. The pick-and-place misses are heavy cubes slipping out of the
+    fingers during the lift (ood: up to 3 kg at friction 0.3); Stack adds a second lift and
+    the top cube landing off-centre.
 
     ## Version History
 
@@ -223,6 +289,25 @@ class PandaEnv(gym.Env):
     >>> env.unwrapped.compute_reward(goals, goals + [0.1, 0, 0], {}).tolist()
     [-1.0, -1.0, -1.0, -1.0, -1.0]
     >>> env.close()
+
+    Pick and place with the scripted expert, and joint control:
+
+    >>> from benchmarkzoo.envs.robotics.panda.baseline import PandaExpert
+    >>> env, expert = PandaEnv("panda/pick_and_place"), PandaExpert()
+    >>> obs, info = env.reset(seed=100000)
+    >>> env.action_space.shape, obs["observation"].shape
+    ((4,), (19,))
+    >>> for t in range(50):
+    ...     obs, reward, terminated, truncated, info = env.step(expert(env, obs))
+    ...     if terminated:
+    ...         break
+    >>> bool(info["is_success"]), bool(obs["achieved_goal"][2] > 0.03)  # lifted off the table
+    (True, True)
+    >>> env.close()
+    >>> env = PandaEnv("panda/reach", control="joints")
+    >>> env.action_space.shape, env.env_id
+    ((7,), 'benchmarkzoo/PandaReachJoints-v0')
+    >>> env.close()
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 25}
@@ -233,11 +318,12 @@ class PandaEnv(gym.Env):
         generator_kwargs: dict[str, Any] | None = None,
         reward_type: str = "sparse",
         render_mode: str | None = None,
+        control: str = "ee",
     ):
         self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, reward_type)
+        self.params = build_params(self.generator, reward_type, control)
         self.reward_type = reward_type
-        self.env_id = env_id_of(self.generator, reward_type)
+        self.env_id = env_id_of(self.generator, reward_type, control)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
             raise ValueError(f"{self.env_id}: render_mode must be one of {modes} or None; got {render_mode!r}.")
@@ -264,7 +350,7 @@ class PandaEnv(gym.Env):
         self.world.load(self.scenario)
         self._actions = []
         obs = observe(self.world)
-        return obs, {"is_success": score(obs, self.reward_type)[1]}
+        return obs, {"is_success": score(obs, self.reward_type, self.params)[1]}
 
     def step(self, action: Any):
         if self.scenario is None:
@@ -274,13 +360,12 @@ class PandaEnv(gym.Env):
         self.world.act(action)
         self._actions.append(action)
         obs = observe(self.world)
-        reward, success = score(obs, self.reward_type)
+        reward, success = score(obs, self.reward_type, self.params)
         return obs, reward, success, False, {"is_success": success}
 
     def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
         """The reward of goal pairs: ``(3,)`` goals give a 0-d float32 array, ``(n, 3)`` batches ``(n,)``."""
-        achieved, desired = rewards.check_goals(self.env_id, achieved_goal, desired_goal)
-        return rewards.reward_from_distance(rewards.goal_distance(achieved, desired), self.reward_type)
+        return goal_reward(self.env_id, self.params, self.reward_type, achieved_goal, desired_goal)
 
     def render(self):
         if self.render_mode is None:

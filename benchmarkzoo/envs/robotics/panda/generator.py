@@ -59,6 +59,25 @@ class ObjectScenario(Scenario):
     goal: tuple[float, float, float]
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class StackScenario(ObjectScenario):
+    """Two equal cubes on the table: the first goes to ``goal`` on the table, the second on top of it.
+
+    Attributes:
+        second_xy: m, the second cube's centre on the table (same size, yaw, mass and friction).
+        goal: m, ``(x, y, z)`` of the first cube's centre; the second's goal is ``object_size`` higher.
+    """
+
+    kind = "panda/stack"
+    second_xy: tuple[float, float]
+
+    @property
+    def goals(self) -> tuple[float, ...]:
+        """Both goals, ``(x1, y1, z1, x2, y2, z2)``."""
+        x, y, z = self.goal
+        return (x, y, z, x, y, z + self.object_size)
+
+
 def _check_range(name: str, value: Any, low: float, high: float) -> tuple[float, float]:
     """``value`` as a ``(lo, hi)`` float pair with ``low <= lo <= hi <= high``, else :class:`GeneratorArgumentError`."""
     try:
@@ -77,9 +96,14 @@ def _uniform(rng: np.random.Generator, bounds: tuple[float, float]) -> float:
 
 
 class PandaGenerator(Generator):
-    """Base class of the Panda generators; ``task`` names the env family (``"Reach"``, ``"Push"``, ...)."""
+    """Base class of the Panda generators; ``task`` names the env family (``"Reach"``, ``"Push"``, ...).
+
+    ``x_range`` is the interval of ``x`` its goals and objects may occupy (the workspace check of
+    ``reset(options={"scenario": ...})``); Slide's reaches further out, over a longer table.
+    """
 
     task = "Panda"
+    x_range: tuple[float, float] = (-WORKSPACE_HALF_WIDTH, WORKSPACE_HALF_WIDTH)
 
 
 class ReachGenerator(PandaGenerator):
@@ -143,6 +167,9 @@ class ObjectGenerator(PandaGenerator):
                 f"goal_xy_range {goal_xy_range}: lower it or widen the ranges."
             )
 
+    #: m added to every goal's ``x`` (Slide's goals lie beyond the arm's pushing range).
+    goal_x_offset = 0.0
+
     def _goal_z(self, rng: np.random.Generator, size: float) -> float:
         return size / 2
 
@@ -155,6 +182,7 @@ class ObjectGenerator(PandaGenerator):
         ox, oy = (half_obj * (2.0 * rng.random() - 1.0) for _ in range(2))
         for _ in range(MAX_REDRAWS):
             gx, gy = (half_goal * (2.0 * rng.random() - 1.0) for _ in range(2))
+            gx += self.goal_x_offset
             if (gx - ox) ** 2 + (gy - oy) ** 2 >= self.min_goal_distance**2:
                 break
         else:  # unreachable with the check in __init__ unless the ranges are degenerate
@@ -169,6 +197,47 @@ class PushGenerator(ObjectGenerator):
     """Push: the goal lies on the table (the cube's centre height), at least ``min_goal_distance`` away."""
 
     task = "Push"
+
+
+class SlideGenerator(ObjectGenerator):
+    """Slide: a slippery cube near the table centre, its goal 0.25-0.55 m ahead (panda-gym's ranges).
+
+    The arm must strike the cube and let it slide: the goal lies beyond where it can push it
+    comfortably. The table is longer than the other tasks' (its far edge at ``x = 0.6``).
+    panda-gym slides a flat puck; the Panda's fingertips, which reach about 1 cm below the
+    end-effector point, press a 2 cm puck (or a cylinder) into PyBullet's table instead of
+    striking its side, so the object here is the same cube as Push's, only slippery.
+    Defaults: friction 0.035-0.045 (panda-gym's puck has 0.04), the goal ``x`` uniform in
+    ``goal_x_offset +- goal_xy_range / 2``.
+
+    Args:
+        goal_x_offset: m, the centre of the goals' ``x`` range.
+        **kwargs: the ranges of :class:`ObjectGenerator`.
+    """
+
+    task = "Slide"
+    x_range = (-WORKSPACE_HALF_WIDTH, 0.6)
+
+    def __init__(
+        self,
+        object_xy_range: float = 0.3,
+        goal_xy_range: float = 0.3,
+        min_goal_distance: float = 0.1,
+        object_size: tuple[float, float] = (0.035, 0.045),
+        object_mass: tuple[float, float] = (0.5, 1.5),
+        object_friction: tuple[float, float] = (0.035, 0.045),
+        object_yaw: float = 0.0,
+        goal_x_offset: float = 0.4,
+    ):
+        self.goal_x_offset = self._check_float_range("goal_x_offset", goal_x_offset, 0.0, 0.45)
+        super().__init__(
+            object_xy_range, goal_xy_range, min_goal_distance, object_size, object_mass, object_friction, object_yaw
+        )
+        if goal_x_offset + goal_xy_range / 2 > self.x_range[1] + 1e-9:
+            raise GeneratorArgumentError(
+                f"goal_x_offset + goal_xy_range / 2 must be at most {self.x_range[1]} m (the table's usable end); "
+                f"got {goal_x_offset} + {goal_xy_range} / 2."
+            )
 
 
 class PickAndPlaceGenerator(ObjectGenerator):
@@ -203,3 +272,50 @@ class PickAndPlaceGenerator(ObjectGenerator):
     def _goal_z(self, rng: np.random.Generator, size: float) -> float:
         lift = _uniform(rng, self.goal_z_range)
         return size / 2 + (0.0 if rng.random() < self.goal_on_table else lift)
+
+
+class StackGenerator(ObjectGenerator):
+    """Stack: two cubes, a goal on the table for the first and one on top of it for the second (panda-gym's Stack).
+
+    Every pair of the two cubes and the goal is at least ``separation`` apart horizontally (the
+    goal at least ``min_goal_distance`` from the first cube), so no cube starts on the goal or
+    on the other cube. Args as for :class:`ObjectGenerator`, plus:
+
+    Args:
+        separation: m, the least horizontal distance between any two of cube, cube and goal.
+    """
+
+    scenario_type = StackScenario
+    task = "Stack"
+
+    def __init__(
+        self,
+        object_xy_range: float = 0.3,
+        goal_xy_range: float = 0.3,
+        min_goal_distance: float = 0.1,
+        object_size: tuple[float, float] = (0.035, 0.045),
+        object_mass: tuple[float, float] = (0.5, 1.5),
+        object_friction: tuple[float, float] = (0.4, 0.6),
+        object_yaw: float = 0.0,
+        separation: float = 0.08,
+    ):
+        super().__init__(
+            object_xy_range, goal_xy_range, min_goal_distance, object_size, object_mass, object_friction, object_yaw
+        )
+        self.separation = self._check_float_range("separation", separation, 0.07, 0.15)
+        if self.separation >= self.object_xy_range:
+            raise GeneratorArgumentError(
+                f"separation {separation} needs object_xy_range above it; got object_xy_range {object_xy_range}."
+            )
+
+    def __call__(self, rng: np.random.Generator) -> StackScenario:
+        first = super().__call__(rng)
+        half = self.object_xy_range / 2
+        points = (first.object_xy, first.goal[:2])
+        for _ in range(MAX_REDRAWS):
+            second = (half * (2.0 * rng.random() - 1.0), half * (2.0 * rng.random() - 1.0))
+            if all(np.hypot(second[0] - x, second[1] - y) >= self.separation for x, y in points):
+                break
+        else:
+            raise GeneratorArgumentError(f"{self!r} found no place for the second cube {self.separation} m clear.")
+        return StackScenario(**{f.name: getattr(first, f.name) for f in dataclasses.fields(first)}, second_xy=second)

@@ -14,13 +14,13 @@ FOV, NEAR, FAR = 60.0, 0.05, 5.0
 
 
 def render_world(world: PandaWorld) -> np.ndarray:
-    """A ``(HEIGHT, WIDTH, 3)`` uint8 frame of ``world`` with its goal marked by a translucent green sphere.
+    """A ``(HEIGHT, WIDTH, 3)`` uint8 frame of ``world`` with its (first) goal marked by a translucent green sphere.
 
     Moving the goal marker (a visual-only body) does not touch the dynamics, so rendering
     never changes an episode.
     """
     p, c = pybullet(), world.client
-    p.resetBasePositionAndOrientation(world.goal_marker, world.goal.tolist(), (0.0, 0.0, 0.0, 1.0),
+    p.resetBasePositionAndOrientation(world.goal_marker, world.goal[:3].tolist(), (0.0, 0.0, 0.0, 1.0),
                                       physicsClientId=c)
     view = p.computeViewMatrixFromYawPitchRoll(**CAMERA, physicsClientId=c)
     projection = p.computeProjectionMatrixFOV(FOV, WIDTH / HEIGHT, NEAR, FAR, physicsClientId=c)

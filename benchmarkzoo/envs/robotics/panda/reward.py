@@ -6,24 +6,24 @@ from typing import Any
 
 import numpy as np
 
-DISTANCE_THRESHOLD = 0.05  # m: success is the achieved goal within this of the desired goal
+DISTANCE_THRESHOLD = 0.05  # m: success is the achieved goal (both cubes' positions, for Stack) within this
 REWARD_TYPES = ("sparse", "dense")
 
 
-def check_goals(env_id: str, achieved_goal: Any, desired_goal: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Both goal arguments as float arrays of the same shape ``(..., 3)`` with finite entries, else ``ValueError``."""
+def check_goals(env_id: str, achieved_goal: Any, desired_goal: Any, size: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Both goal arguments as float arrays of one shape ``(..., size)`` with finite entries, else ``ValueError``."""
     arrays = []
     for name, value in (("achieved_goal", achieved_goal), ("desired_goal", desired_goal)):
         try:
             arr = np.asarray(value, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(
-                f"{env_id}.compute_reward expects {name} as a float array of shape (3,) or (batch, 3); "
+                f"{env_id}.compute_reward expects {name} as a float array of shape ({size},) or (batch, {size}); "
                 f"got {type(value).__name__}: {value!r:.80}."
             ) from None
-        if arr.ndim == 0 or arr.shape[-1] != 3:
+        if arr.ndim == 0 or arr.shape[-1] != size:
             raise ValueError(
-                f"{env_id}.compute_reward expects {name} of shape (3,) or (batch, 3) (x, y, z in metres); "
+                f"{env_id}.compute_reward expects {name} of shape ({size},) or (batch, {size}) (x, y, z in metres); "
                 f"got shape {arr.shape}."
             )
         if not np.isfinite(arr).all():
@@ -38,16 +38,18 @@ def check_goals(env_id: str, achieved_goal: Any, desired_goal: Any) -> tuple[np.
 
 
 def goal_distance(achieved_goal: np.ndarray, desired_goal: np.ndarray) -> np.ndarray:
-    """Euclidean distance over the last axis: ``(...)`` from two ``(..., 3)`` arrays."""
+    """Euclidean distance over the last axis: ``(...)`` from two ``(..., goal_size)`` arrays."""
     return np.linalg.norm(achieved_goal - desired_goal, axis=-1)
 
 
-def reward_from_distance(distance: np.ndarray, reward_type: str) -> np.ndarray:
+def reward_from_distance(
+    distance: np.ndarray, reward_type: str, threshold: float = DISTANCE_THRESHOLD
+) -> np.ndarray:
     """``-(d > threshold)`` (sparse) or ``-d`` (dense), float32, same shape as ``distance``."""
     if reward_type == "sparse":
-        return -(distance > DISTANCE_THRESHOLD).astype(np.float32)
+        return -(distance > threshold).astype(np.float32)
     return (-distance).astype(np.float32)
 
 
-def is_success(distance: np.ndarray) -> np.ndarray:
-    return distance < DISTANCE_THRESHOLD
+def is_success(distance: np.ndarray, threshold: float = DISTANCE_THRESHOLD) -> np.ndarray:
+    return distance < threshold

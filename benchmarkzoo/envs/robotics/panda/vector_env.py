@@ -14,12 +14,14 @@ from benchmarkzoo.envs.robotics.panda.env import (
     build_spaces,
     check_scenario,
     env_id_of,
+    goal_reward,
     make_generator,
     observe,
     score,
 )
 from benchmarkzoo.envs.robotics.panda.generator import ObjectScenario, ReachScenario
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld
+from benchmarkzoo.envs.robotics.panda.workers import WorkerPool
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
 
@@ -30,8 +32,20 @@ class PandaVectorEnv(NativeVectorEnv):
     World ``i`` is seeded with ``seed + i`` and redraws its scenario from its own generator on
     autoreset; each world makes exactly the PyBullet calls the single env makes, so rollouts
     equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit. It saves the wrapper
-    layers of ``SyncVectorEnv`` and batches the observation copies; the physics itself is
-    PyBullet's, world after world (for more cores, use ``vectorization_mode="async"``).
+    layers of ``SyncVectorEnv`` and batches the observation copies.
+
+    With ``num_workers=None`` (the default) the physics runs in this process, world after world.
+    With ``num_workers=k`` the worlds are spread over ``k`` worker processes in contiguous
+    blocks (:class:`~benchmarkzoo.envs.robotics.panda.workers.WorkerPool`) that step at the
+    same time; seeding, scenarios, time limits and rewards stay in this process, so the
+    rollouts are bit-identical to ``num_workers=None``.
+
+    Args:
+        num_envs: number of worlds.
+        generator, generator_kwargs, reward_type, render_mode, control: as for :class:`PandaEnv`.
+        max_episode_steps: time limit per world (the registered 50).
+        autoreset_mode: Gymnasium's autoreset modes.
+        num_workers: worker processes holding the PyBullet clients (``None``: none, all in this process).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -47,23 +61,29 @@ class PandaVectorEnv(NativeVectorEnv):
         max_episode_steps: int | None = 50,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        control: str = "ee",
+        num_workers: int | None = None,
     ):
         super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
         self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, reward_type)
+        self.params = build_params(self.generator, reward_type, control)
         self.reward_type = reward_type
-        self.env_id = env_id_of(self.generator, reward_type)
+        self.env_id = env_id_of(self.generator, reward_type, control)
         self.single_observation_space, self.single_action_space = build_spaces(self.params)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.scenarios: list[ReachScenario | ObjectScenario | None] = [None] * self.num_envs
         self.worlds: list[PandaWorld] = []
-        try:
-            for _ in range(self.num_envs):
-                self.worlds.append(PandaWorld(self.params))
-        except BaseException:
-            self.close_extras()
-            raise
+        self.pool: WorkerPool | None = None
+        if num_workers is not None:
+            self.pool = WorkerPool(self.params, self.num_envs, num_workers)
+        else:
+            try:
+                for _ in range(self.num_envs):
+                    self.worlds.append(PandaWorld(self.params))
+            except BaseException:
+                self.close_extras()
+                raise
         self._obs = [{} for _ in range(self.num_envs)]  # the latest observation dict of each world
         self._success = np.zeros(self.num_envs, dtype=bool)
 
@@ -73,9 +93,14 @@ class PandaVectorEnv(NativeVectorEnv):
             check_scenario(fixed, self.params, self.env_id)
         for i in worlds:
             self.scenarios[i] = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.worlds[i].load(self.scenarios[i])
-            self._obs[i] = observe(self.worlds[i])
-            self._success[i] = score(self._obs[i], self.reward_type)[1]
+            if self.pool is None:
+                self.worlds[i].load(self.scenarios[i])
+                self._obs[i] = observe(self.worlds[i])
+        if self.pool is not None:
+            for i, obs in self.pool.load({int(i): self.scenarios[i] for i in worlds}).items():
+                self._obs[i] = obs
+        for i in worlds:
+            self._success[i] = score(self._obs[i], self.reward_type, self.params)[1]
         return {"is_success": self._success.copy()}
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
@@ -83,10 +108,14 @@ class PandaVectorEnv(NativeVectorEnv):
             self.env_id, actions, -1.0, 1.0, (self.num_envs, self.params.action_size)
         ).astype(np.float32, copy=False)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
-        for i, world in enumerate(self.worlds):
-            world.act(actions[i])
-            self._obs[i] = observe(world)
-            rewards[i], self._success[i] = score(self._obs[i], self.reward_type)
+        if self.pool is not None:
+            self._obs = self.pool.step(actions)
+        else:
+            for i, world in enumerate(self.worlds):
+                world.act(actions[i])
+                self._obs[i] = observe(world)
+        for i in range(self.num_envs):
+            rewards[i], self._success[i] = score(self._obs[i], self.reward_type, self.params)
         return rewards, self._success.copy(), {"is_success": self._success.copy()}
 
     def _observe(self) -> dict[str, np.ndarray]:
@@ -94,15 +123,14 @@ class PandaVectorEnv(NativeVectorEnv):
 
     def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
         """As :meth:`PandaEnv.compute_reward`, for goals of any batch shape ``(..., 3)``."""
-        from benchmarkzoo.envs.robotics.panda import reward as rewards
-
-        achieved, desired = rewards.check_goals(self.env_id, achieved_goal, desired_goal)
-        return rewards.reward_from_distance(rewards.goal_distance(achieved, desired), self.reward_type)
+        return goal_reward(self.env_id, self.params, self.reward_type, achieved_goal, desired_goal)
 
     def render(self) -> tuple[np.ndarray, ...] | None:
         """One ``rgb_array`` frame per world."""
         if self.render_mode is None:
             return None
+        if self.pool is not None:
+            return tuple(self.pool.render())
         from benchmarkzoo.envs.robotics.panda.render import render_world
 
         return tuple(render_world(world) for world in self.worlds)
@@ -110,3 +138,5 @@ class PandaVectorEnv(NativeVectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         for world in self.worlds:
             world.close()
+        if getattr(self, "pool", None) is not None:
+            self.pool.close()
