@@ -1,10 +1,13 @@
 """Throughput of ``benchmarkzoo/TrafficSignal-v0`` beside sumo-rl's single-intersection env, in one run.
 
-Both take 5 simulated seconds per step (``delta_time=5``), on libsumo and on TraCI, side by
-side in this process; the ratio is what to quote. The networks differ: sumo-rl runs its own
-``nets/single-intersection`` (its demand file), ours runs its generated single intersection
-(default demand, 400 vehicles/hour per arm). Plus the native vector env over 1 and 2 worker
-processes (scaling on this machine's cores).
+Like for like: both run sumo-rl's own ``nets/single-intersection`` network and route file
+(ours loads them with ``generator_kwargs={"net_file": ..., "route_file": ...}``), both take 5
+simulated seconds per step (``delta_time=5``, yellow 2 s, min green 5 s), on libsumo and on
+TraCI, side by side in one interpreter per backend; the ratio is what to quote. sumo-rl picks
+libsumo when ``LIBSUMO_AS_TRACI`` is set before ``sumo_rl`` is imported; each row checks that
+the switch took effect (``sumo_rl.environment.env.LIBSUMO`` and the module behind its ``traci``)
+and refuses to report otherwise. Plus our native vector env over 1 and 2 worker processes on
+our generated intersection (scaling on this machine's cores).
 
 Method: random actions drawn before the timed loop; resets included (an episode ends after
 ``--episode-seconds`` simulated seconds for both envs); each configuration runs ``--runs``
@@ -44,13 +47,23 @@ def timed(make, step, reset, actions, seconds: float) -> float:
         env.close()
 
 
+def sumo_rl_files() -> tuple[str, str]:
+    import importlib.util
+
+    nets = os.path.join(os.path.dirname(importlib.util.find_spec("sumo_rl").origin), "nets", "single-intersection")
+    return os.path.join(nets, "single-intersection.net.xml"), os.path.join(nets, "single-intersection.rou.xml")
+
+
 def ours(backend: str, episode_steps: int):
     import gymnasium as gym
 
     from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 
+    net, routes = sumo_rl_files()
+
     def make():
-        env = TrafficSignalEnv(backend=backend, in_process=True if backend == "libsumo" else None)
+        env = TrafficSignalEnv(generator_kwargs={"net_file": net, "route_file": routes}, backend=backend,
+                               in_process=True if backend == "libsumo" else None)
         return gym.wrappers.TimeLimit(env, episode_steps)
 
     def step(env, a):
@@ -60,23 +73,43 @@ def ours(backend: str, episode_steps: int):
     return make, step, lambda env: env.reset(seed=0)
 
 
-def sumo_rl(backend: str, episode_seconds: int):
+def select_sumo_rl_backend(backend: str) -> None:
+    """Set ``LIBSUMO_AS_TRACI`` for this process; call before anything imports ``traci``.
+
+    The switch lives in ``traci/__init__.py`` (it becomes ``from libsumo import *`` when the
+    variable is set at its first import) and sumo-rl reads the same variable. ``libsumo`` itself
+    imports ``traci``, so once any env has run, setting the variable is too late: sumo-rl would
+    believe it runs libsumo and silently drive TraCI (and with libsumo imported first the switch
+    half-fails on the circular import). So: set it, then import ``traci`` before anything else.
+    """
     if backend == "libsumo":
-        os.environ["LIBSUMO_AS_TRACI"] = "1"  # sumo-rl tests only for the variable's presence
+        os.environ["LIBSUMO_AS_TRACI"] = "quiet"
     else:
         os.environ.pop("LIBSUMO_AS_TRACI", None)
+    import traci  # noqa: F401  (binds the switch now)
+
+
+def sumo_rl(backend: str, episode_seconds: int):
     from benchmarkzoo.envs.traffic.sumo import sumo_home
 
     os.environ.setdefault("SUMO_HOME", str(sumo_home()))  # sumo-rl needs it; this script is its only user
+    import libsumo
     import sumo_rl
+    import sumo_rl.environment.env as sumo_rl_env
 
-    nets = os.path.join(os.path.dirname(sumo_rl.__file__), "nets", "single-intersection")
+    really_libsumo = sumo_rl_env.traci.simulation is libsumo.simulation  # traci became libsumo at its import
+    uses = "libsumo" if sumo_rl_env.LIBSUMO and really_libsumo else "traci"
+    if uses != backend or really_libsumo != sumo_rl_env.LIBSUMO:
+        raise SystemExit(
+            f"sumo-rl would run {uses} (LIBSUMO={sumo_rl_env.LIBSUMO}, traci is libsumo: {really_libsumo}), "
+            f"not {backend}: LIBSUMO_AS_TRACI must be set before traci is first imported."
+        )
+    net, routes = sumo_rl_files()
 
     def make():
         return sumo_rl.SumoEnvironment(
-            net_file=os.path.join(nets, "single-intersection.net.xml"),
-            route_file=os.path.join(nets, "single-intersection.rou.xml"),
-            single_agent=True, use_gui=False, delta_time=5, num_seconds=episode_seconds, sumo_warnings=False,
+            net_file=net, route_file=routes, single_agent=True, use_gui=False, delta_time=5, yellow_time=2,
+            min_green=5, num_seconds=episode_seconds, sumo_warnings=False,
         )
 
     def step(env, a):
@@ -124,17 +157,19 @@ def main() -> None:
                               str(args.episode_seconds)], capture_output=True, text=True, check=True).stdout
         mine, peer = (float(x) for x in out.strip().splitlines()[-1].split())
         rows.append((f"single env, {backend}", mine, peer))
+    rows.append(("ours libsumo vs sumo-rl TraCI (default)", rows[0][1], rows[1][2]))
     for n in (1, 2):
         rate = statistics.median(vector(n, steps, actions, args.seconds) for _ in range(args.runs))
         rows.append((f"native vector, {n} worker(s)", rate, float("nan")))
-    print(f"{'configuration':32s} {'TrafficSignal-v0':>17s} {'sumo-rl 1.4.5':>14s} {'ratio':>7s}")
+    print(f"{'configuration':40s} {'TrafficSignal-v0':>17s} {'sumo-rl 1.4.5':>14s} {'ratio':>7s}")
     for name, mine, peer in rows:
-        print(f"{name:32s} {mine:17,.0f} {peer:14,.0f} {mine / peer:7.2f}")
+        print(f"{name:40s} {mine:17,.0f} {peer:14,.0f} {mine / peer:7.2f}")
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--row":
         backend, runs, seconds, episode = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+        select_sumo_rl_backend(backend)  # first thing: our env's libsumo import pulls in traci
         warnings.filterwarnings("ignore")
         acts = np.random.default_rng(0).integers(0, 4, size=100)
         mine = statistics.median(timed(*ours(backend, episode // 5), acts, seconds) for _ in range(runs))

@@ -224,6 +224,32 @@ register(
     baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/single-intersection",),
 )
+register(
+    "benchmarkzoo/TrafficGrid-v0",
+    kind="parallel",
+    family="traffic",
+    entry_point=f"{_TRAFFIC}.grid.env:TrafficGridEnv",
+    vector_entry_point=f"{_TRAFFIC}.grid.vector_env:TrafficGridVectorEnv",
+    max_episode_steps=360,
+    kwargs={"generator": "traffic/grid", "generator_kwargs": {}},
+    extras=("traffic",),
+    description="Coordinate the signals of a generated SUMO grid, one PettingZoo agent per traffic light.",
+    baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
+    scenario_sets=("traffic/grid",),
+)
+register(
+    "benchmarkzoo/MO-TrafficSignal-v0",
+    kind="mo",
+    family="traffic",
+    entry_point=f"{_TRAFFIC}.signal.mo_env:MOTrafficSignalEnv",
+    vector_entry_point=f"{_TRAFFIC}.signal.mo_vector_env:MOTrafficSignalVectorEnv",
+    max_episode_steps=360,
+    kwargs={"generator": "traffic/single-intersection", "generator_kwargs": {}},
+    extras=("traffic", "mo"),
+    description="One SUMO signalized intersection with two objectives: vehicles' waiting time and their CO2.",
+    baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
+    scenario_sets=("traffic/single-intersection",),
+)
 
 _NAV = "benchmarkzoo.envs.multiagent.navigation"
 

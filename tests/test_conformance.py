@@ -86,7 +86,9 @@ def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
             with pytest.raises(ValueError, match="supports autoreset_mode NEXT_STEP or DISABLED"):
                 benchmarkzoo.make_vec(env_spec.id, num_envs=2, autoreset_mode=mode)
             return
-        summary = check_parallel_vector_matches_single(env_spec.id, num_envs=6, steps=400, seed=0, autoreset_mode=mode)
+        summary = check_parallel_vector_matches_single(
+            env_spec.id, num_envs=worlds_for(env_spec, 6), steps=steps_for(env_spec, 400), seed=0, autoreset_mode=mode
+        )
         assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"
         return
     num_envs = worlds_for(env_spec, 16 if mode == AutoresetMode.NEXT_STEP else 8)

@@ -26,10 +26,23 @@ HTTP_URL = "https://example.org/policy?a=1&b=2"
 HOSTILE_SUITE = "<i>evil-suite</i>"
 
 
-def real_board(quickstart_results: dict[str, Path], root: Path) -> Path:
-    """A leaderboard folder with the real random and baseline quickstart-v0 runs added and built."""
+def mo_results(folder: Path) -> dict[str, Path]:
+    """Real mo-v0 results (MO-Treasure, with exact fronts) of the random and baseline policies."""
+    from benchmarkzoo.evaluation.protocol import evaluate
+
+    files = {}
+    for policy in ("random", "baseline"):
+        files[policy] = folder / f"mo-{policy}.json"
+        evaluate("mo-v0", policy, num_envs=16, out=files[policy])
+    return files
+
+
+def real_board(quickstart_results: dict[str, Path], root: Path, mo: dict[str, Path] | None = None) -> Path:
+    """A leaderboard folder with the real random and baseline quickstart-v0 (and mo-v0) runs added and built."""
     for policy in ("random", "baseline"):
         add(quickstart_results[policy], root)
+        if mo is not None:
+            add(mo[policy], root)
     out, refused = build(root)
     assert refused == []
     return out

@@ -27,6 +27,7 @@ from .site_data import (
     SCRIPT_NAME,
     board_json,
     hostile_board,
+    mo_results,
     real_board,
 )
 
@@ -38,7 +39,7 @@ pytest.importorskip("jinja2", reason="the site's templates need the 'eval' extra
 def board_root(quickstart_results, tmp_path_factory):
     """A leaderboard folder with real random and baseline quickstart-v0 entries and its built site."""
     root = tmp_path_factory.mktemp("board")
-    real_board(quickstart_results, root)
+    real_board(quickstart_results, root, mo_results(tmp_path_factory.mktemp("mo")))
     build_site_from_root(root)
     return root
 
@@ -138,6 +139,54 @@ def test_site_pages_and_numbers(board_root):
         assert f"plots/task-{task}-returns.svg" in html
     for plot in ("intervals", "profile", "improvement"):
         assert (site / "quickstart-v0" / "plots" / f"{plot}.svg").read_bytes().startswith(b"<?xml")
+
+
+def test_pareto_plots_and_table_on_multi_objective_tasks_only(board_root):
+    site = board_root / "site"
+    board = board_json(board_root)
+    for task in ("maze-test", "maze-ood"):  # single-objective: no Pareto plot, no multi-objective table
+        html = (site / "quickstart-v0" / "tasks" / f"{task}.html").read_text()
+        assert "pareto" not in html.lower() and "mo-results" not in html and "front-distance" not in html
+    assert not list((site / "quickstart-v0" / "plots").glob("*pareto*"))
+    entries = board["suites"]["mo-v0"]["entries"]
+    assert [e["policy"] for e in entries] == ["baseline", "random"]
+    for task in ("treasure-test", "treasure-ood"):
+        html = (site / "mo-v0" / "tasks" / f"{task}.html").read_text()
+        for plot in ("pareto-all", "pareto-scenarios", "front-distance"):
+            src = f"plots/task-{task}-{plot}.svg"
+            assert f'src="../../mo-v0/{src}"' in html, (task, plot)
+            data = (site / "mo-v0" / src).read_bytes()
+            assert data.startswith(b"<?xml") and b"<script" not in data
+        assert "exact Pareto front" in html and "first 6 of the 100 scenarios" in html
+        table = html[html.index('<table class="mo-results">'):]
+        table = table[: table.index("</table>")]
+        rows = table.split('<tr class="entry"')[1:]
+        assert len(rows) == len(entries)
+        for entry, row in zip(entries, rows):
+            assert f'data-policy="{entry["policy"]}"' in row
+            results = json.loads((board_root / entry["submission"]).read_text())
+            result = next(t for t in results["tasks"] if t["id"] == task)
+            assert result["pareto_fronts"], "MO-Treasure records exact fronts"
+            mo = result["aggregates"]["multi_objective"]
+            for key in ("hypervolume", "expected_utility", "sparsity", "pareto_optimal_rate", "front_coverage"):
+                cell = f'class="num mo-{key.replace("_", "-")}" data-value="{mo[key]}">{mo[key]:.3f}</td>'
+                assert cell in row, (task, entry["policy"], key)
+            distance = re.search(r'class="num mo-front-distance" data-value="([^"]+)"', row)
+            assert distance is not None and float(distance.group(1)) >= 0.0
+            if mo["pareto_optimal_rate"] == 1.0:  # every episode on its front: distance 0
+                assert float(distance.group(1)) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_front_distance_is_zero_on_the_front_and_scale_free():
+    front = np.array([[1.0, -1.0], [14.7, -2.0], [124.0, -20.0]])  # (P, 2), maximized
+    for point in front:
+        assert stats.front_distance(point, front) == 0.0
+    assert stats.front_distance(np.array([130.0, -1.0]), front) == 0.0  # dominates the front: no shortfall
+    behind = stats.front_distance(np.array([0.0, -100.0]), front)
+    shortfalls = [max(1.0 / 123.0, 99.0 / 19.0), max(14.7 / 123, 98 / 19), max(124 / 123, 80 / 19)]  # per front point
+    assert behind == pytest.approx(min(shortfalls))
+    assert stats.front_distance(np.array([0.0, -200.0]), front * 2) == pytest.approx(behind)  # scale-free
+    assert stats.front_distance(np.array([0.0, 0.0]), np.array([[2.0, 3.0]])) == pytest.approx(1.0)  # flat: own size
 
 
 def test_site_is_byte_identical_across_builds_and_folders(board_root, tmp_path):

@@ -9,6 +9,7 @@ test run writes it to a temporary folder instead of dirtying the checkout).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -16,7 +17,18 @@ import pytest
 
 from benchmarkzoo.leaderboard.site import build_site, build_site_from_root, serve
 
-from .site_data import HOSTILE_SUITE, IMG_KIND, LONG, MATH, QUOTES, SCRIPT_NAME, board_json, hostile_board, real_board
+from .site_data import (
+    HOSTILE_SUITE,
+    IMG_KIND,
+    LONG,
+    MATH,
+    QUOTES,
+    SCRIPT_NAME,
+    board_json,
+    hostile_board,
+    mo_results,
+    real_board,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -36,7 +48,7 @@ pytest.importorskip("matplotlib", reason="the site's plots need the 'eval' extra
 def sites(quickstart_results, tmp_path_factory):
     """``(root, real site index, hostile site index)``: both built from the same real submissions."""
     root = tmp_path_factory.mktemp("board")
-    real_board(quickstart_results, root)
+    real_board(quickstart_results, root, mo_results(tmp_path_factory.mktemp("mo")))
     index, refused = build_site_from_root(root)
     assert refused == []
     board, submissions = hostile_board(root)
@@ -127,6 +139,30 @@ def test_click_through_to_task_and_submission_pages(sites, page):
     assert page.locator("dd.policy-kind").inner_text() == "baseline"
     page.click("header a.crumb")
     assert page.url.endswith("/quickstart-v0/index.html")
+    assert page.events == []
+
+
+def test_multi_objective_task_page_shows_its_pareto_plots(sites, page):
+    root, index, _ = sites
+    entries = board_json(root)["suites"]["mo-v0"]["entries"]
+    page.goto(index.with_name("mo-v0").joinpath("index.html").as_uri())
+    page.click("a.task-link >> text=treasure-test")
+    assert page.url.endswith("/mo-v0/tasks/treasure-test.html")
+    figures = page.locator("figure img[src*='pareto'], figure img[src*='front-distance']")
+    assert figures.count() == 3 and _images_loaded(page)
+    for k in range(3):  # drawn at a readable size, not a broken-image box
+        assert figures.nth(k).evaluate("img => img.naturalWidth > 300 && img.getBoundingClientRect().width > 300")
+    rows = page.locator("table.mo-results tr.entry")
+    assert rows.count() == len(entries)
+    for k, entry in enumerate(entries):
+        results = json.loads((root / entry["submission"]).read_text())
+        mo = next(t for t in results["tasks"] if t["id"] == "treasure-test")["aggregates"]["multi_objective"]
+        assert rows.nth(k).locator("td.policy").inner_text() == entry["policy"]
+        assert rows.nth(k).locator("td.mo-hypervolume").inner_text() == f"{mo['hypervolume']:.3f}"
+        assert rows.nth(k).locator("td.mo-pareto-optimal-rate").inner_text() == f"{mo['pareto_optimal_rate']:.3f}"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.goto(index.with_name("quickstart-v0").joinpath("tasks", "maze-test.html").as_uri())
+    assert page.locator("table.mo-results").count() == 0 and page.locator("img[src*='pareto']").count() == 0
     assert page.events == []
 
 

@@ -17,12 +17,21 @@ vehicle's destination (an edge leaving at the fringe, never back where it came f
 with probability ``through`` for the opposite side and the rest shared equally. The route file
 holds ``<trip>`` elements (origin and destination edges) that SUMO routes on the shortest path
 when it inserts them, deterministically. This keeps demand generation in-process (no Python
-subprocesses, no SUMO tool scripts) and bit-stable across platforms. Profiles:
+subprocesses, no SUMO tool scripts) and bit-stable across platforms. Profiles (``profile``):
 
 * ``uniform``: every origin at ``rate`` vehicles/hour, times a seeded factor in [0.8, 1.2];
 * ``peak``: the same, times ``0.5 + 1.5 * exp(-((t - t_peak) / (0.15 * duration))**2)``,
   with ``t_peak`` drawn in [0.3, 0.7] of the duration;
 * ``directional``: a seeded axis (north-south or east-west) carries 1.5x ``rate``, the other 0.5x.
+
+External files: both generators also take ``net_file`` (a SUMO network to use instead of the
+generated one) and ``route_file`` (a SUMO route file to play instead of the generated demand;
+needs ``net_file``). Each is copied into the cache under its sha256 (see
+:func:`~benchmarkzoo.envs.traffic.sumo.store_file`); the scenario cites the hashes only
+(``net_args`` is empty, ``profile`` is ``"file"`` and the vehicle arrays are empty when the
+routes come from a file), so its content hash does not depend on where the files live. The seed
+then only draws SUMO's ``--seed``. This is how the bench runs our env on sumo-rl's own
+single-intersection network and demand.
 
 The scenario holds the generator's parameters, the ``netgenerate`` arguments, the hash of the
 network file, the vehicles (depart second, origin, destination), SUMO's seed and the hash of
@@ -41,7 +50,7 @@ import numpy as np
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.envs.traffic.sumo import cache_dir, generate_network, sha256
+from benchmarkzoo.envs.traffic.sumo import cache_dir, cached_file, generate_network, sha256, store_file
 from benchmarkzoo.generators.base import Generator
 
 PROFILES: tuple[str, ...] = ("uniform", "peak", "directional")
@@ -95,8 +104,25 @@ class TrafficScenario(Scenario):
         return f"{self.network} scenario {self.content_hash[:12]}"
 
 
+FILE_PROFILE = "file"
+_NET_NAME, _ROUTES_NAME = "net.net.xml", "routes.rou.xml"
+
+
+def _from_cache(scenario: TrafficScenario, digest: str, name: str, what: str) -> Path:
+    path = cached_file(digest, name)
+    if path is None:
+        raise ScenarioError(
+            f"{scenario.label} plays an external {what} with sha256 {digest[:12]}, which is not in the cache "
+            f"({cache_dir('traffic', 'files')}). Make its generator with the file (net_file=/route_file=) once "
+            "on this machine to load it."
+        )
+    return path
+
+
 def render_routes(scenario: TrafficScenario) -> bytes:
-    """The SUMO route file of ``scenario``: one ``<trip>`` per vehicle, in departure order."""
+    """The SUMO route file of ``scenario``: one ``<trip>`` per vehicle, in departure order (or the external file)."""
+    if scenario.profile == FILE_PROFILE:
+        return _from_cache(scenario, scenario.routes_hash, _ROUTES_NAME, "route file").read_bytes()
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         "<routes>",
@@ -115,6 +141,8 @@ def render_routes(scenario: TrafficScenario) -> bytes:
 
 def network_file(scenario: TrafficScenario) -> Path:
     """The scenario's network file (generated into the cache if missing), checked against ``net_hash``."""
+    if not scenario.net_args:
+        return _from_cache(scenario, scenario.net_hash, _NET_NAME, "network")
     path, digest = generate_network(tuple(scenario.net_args))
     if digest != scenario.net_hash:
         raise ScenarioError(
@@ -200,6 +228,16 @@ class _TrafficGenerator(Generator):
     scenario_type = TrafficScenario
     network_kind: ClassVar[str]
 
+    def _check_files(self, net_file: str | None, route_file: str | None) -> None:
+        if route_file is not None and net_file is None:
+            raise GeneratorArgumentError(
+                f"route_file={route_file!r} needs the network it was made for: pass net_file= too."
+            )
+        self.net_file = None if net_file is None else str(net_file)
+        self.route_file = None if route_file is None else str(route_file)
+        if self.net_file is not None:
+            store_file(self.net_file, _NET_NAME)  # unreadable files fail here, with the path in the message
+
     def _check_demand(self, rate: float, duration: int, profile: str, through: float) -> None:
         self.rate = self._check_float_range("rate", rate, 0.0, 3600.0)
         self.duration = self._check_int_range("duration", duration, 60, 86400)
@@ -213,11 +251,22 @@ class _TrafficGenerator(Generator):
 
     def network(self) -> tuple[Path, str]:
         """This generator's network file (generated once, then cached) and its content hash."""
+        if self.net_file is not None:
+            return store_file(self.net_file, _NET_NAME)
         return generate_network(self._net_args())
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
-        args = self._net_args()
-        path, net_hash = generate_network(args)
+        args = () if self.net_file is not None else self._net_args()
+        path, net_hash = self.network()
+        if self.route_file is not None:
+            _, routes_hash = store_file(self.route_file, _ROUTES_NAME)
+            empty = np.zeros(0, dtype=np.int32)
+            return TrafficScenario(
+                network=self.network_kind, net_args=(), net_hash=net_hash, origins=(), destinations=(),
+                depart=empty, origin=empty.astype(np.int16), destination=empty.astype(np.int16),
+                duration=self.duration, profile=FILE_PROFILE, sumo_seed=int(rng.integers(0, 2**31 - 1)),
+                routes_hash=routes_hash,
+            )
         layout = network_layout(path, net_hash)
         depart, origin, destination = self._demand(rng, layout)
         sumo_seed = int(rng.integers(0, 2**31 - 1))
@@ -284,6 +333,10 @@ class SingleIntersectionGenerator(_TrafficGenerator):
         duration: seconds of demand, 60 to 86400.
         profile: ``"uniform"``, ``"peak"`` or ``"directional"`` (see the module docstring).
         through: probability a vehicle goes straight across; the rest turn left or right equally.
+        net_file: a SUMO network with one traffic light, used instead of the generated one
+            (see the module docstring; the network kwargs above are then ignored).
+        route_file: a SUMO route file played instead of the generated demand (needs ``net_file``;
+            the demand kwargs are then ignored).
     """
 
     network_kind = "single-intersection"
@@ -298,6 +351,8 @@ class SingleIntersectionGenerator(_TrafficGenerator):
         duration: int = 1800,
         profile: str = "uniform",
         through: float = 0.6,
+        net_file: str | None = None,
+        route_file: str | None = None,
     ):
         self.lanes = self._check_int_range("lanes", lanes, 1, 3)
         self.arm_length = self._check_float_range("arm_length", arm_length, 100.0, 1000.0)
@@ -306,6 +361,7 @@ class SingleIntersectionGenerator(_TrafficGenerator):
             raise GeneratorArgumentError(f"layout must be one of {LAYOUTS}; got {layout!r}.")
         self.layout = layout
         self._check_demand(rate, duration, profile, through)
+        self._check_files(net_file, route_file)
 
     def _net_args(self) -> tuple[str, ...]:
         return (
@@ -330,6 +386,10 @@ class GridGenerator(_TrafficGenerator):
         profile: ``"uniform"``, ``"peak"`` or ``"directional"``.
         through: probability of leaving on the opposite side of the grid; the rest is shared
             among the other exits (never the arm a vehicle came in on).
+        net_file, route_file: external SUMO files, as for :class:`SingleIntersectionGenerator`.
+
+    Every junction is signalized: ``--tls.guess.threshold 0`` (SUMO's default threshold, a sum
+    of incoming lane speeds of 250 km/h, leaves one-lane grid junctions unsignalized).
     """
 
     network_kind = "grid"
@@ -346,6 +406,8 @@ class GridGenerator(_TrafficGenerator):
         duration: int = 1800,
         profile: str = "uniform",
         through: float = 0.6,
+        net_file: str | None = None,
+        route_file: str | None = None,
     ):
         self.rows = self._check_int_range("rows", rows, 1, 10)
         self.cols = self._check_int_range("cols", cols, 1, 10)
@@ -354,13 +416,15 @@ class GridGenerator(_TrafficGenerator):
         self.lanes = self._check_int_range("lanes", lanes, 1, 3)
         self.speed = self._check_float_range("speed", speed, 5.0, 30.0)
         self._check_demand(rate, duration, profile, through)
+        self._check_files(net_file, route_file)
 
     def _net_args(self) -> tuple[str, ...]:
         return (
             "--grid", "--grid.x-number", str(self.cols), "--grid.y-number", str(self.rows),
             "--grid.length", repr(self.block_length), "--grid.attach-length", repr(self.arm_length),
             "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
-            "--tls.guess", "true", "--tls.layout", "opposites", "--no-turnarounds", "true", "--seed", "0",
+            "--tls.guess", "true", "--tls.guess.threshold", "0", "--tls.layout", "opposites",
+            "--no-turnarounds", "true", "--seed", "0",
         )
 
 

@@ -65,7 +65,10 @@ class Runner:
 
     label = "SUMO"
 
-    def start(self, net: Path, routes: Path, seed: int, timing: Timing, label: str) -> tuple[Layout, Measurement]:
+    def start(
+        self, net: Path, routes: Path, seed: int, timing: Timing, label: str, accounting: bool = False
+    ) -> tuple[Layout, Measurement]:
+        """Load a simulation; ``accounting`` as in :class:`~benchmarkzoo.envs.traffic.sim.SignalController`."""
         raise NotImplementedError
 
     def step(self, actions: np.ndarray) -> Measurement:
@@ -116,13 +119,13 @@ class InProcessRunner(Runner):
                 _slot_owner = None
             self._holding = False
 
-    def start(self, net, routes, seed, timing, label):
+    def start(self, net, routes, seed, timing, label, accounting=False):
         self._acquire()
         self._shutdown()
         self.label = label
         try:
             self.libsumo.start(sumo_command(net, routes, seed))
-            self.controller = SignalController(self.libsumo, timing)
+            self.controller = SignalController(self.libsumo, timing, accounting)
             return self.controller.layout, self.controller.measure()
         except Exception as error:  # libsumo raises TraCIException / FatalTraCIError with SUMO's message
             raise self._fail("start", str(error)) from error
@@ -174,12 +177,12 @@ class WorkerRunner(Runner):
         child.close()
         self.conn = Connection(parent.detach())
 
-    def send_start(self, net, routes, seed, timing, label) -> None:
+    def send_start(self, net, routes, seed, timing, label, accounting=False) -> None:
         self.label = label
         if self.process is None or self.process.poll() is not None:
             self.close()
             self._spawn()
-        self._send("start", ("start", str(net), str(routes), int(seed), timing))
+        self._send("start", ("start", str(net), str(routes), int(seed), timing, bool(accounting)))
 
     def send_step(self, actions: np.ndarray) -> None:
         self._send("step", ("step", actions))
@@ -210,8 +213,8 @@ class WorkerRunner(Runner):
         log = _tail(self.log)
         return self._fail(what, f"the SUMO worker process {self.pid} {how}" + (f"; its output: {log}" if log else ""))
 
-    def start(self, net, routes, seed, timing, label):
-        self.send_start(net, routes, seed, timing, label)
+    def start(self, net, routes, seed, timing, label, accounting=False):
+        self.send_start(net, routes, seed, timing, label, accounting)
         return self.receive()
 
     def step(self, actions):
@@ -257,7 +260,7 @@ class TraciRunner(Runner):
     def pid(self) -> int | None:
         return None if self.process is None else self.process.pid
 
-    def start(self, net, routes, seed, timing, label):
+    def start(self, net, routes, seed, timing, label, accounting=False):
         self.close()
         self.label = label
         from sumolib.miscutils import getFreeSocketPort
@@ -274,7 +277,7 @@ class TraciRunner(Runner):
             # (its retry notices go to stdout, hence the redirect).
             with contextlib.redirect_stdout(io.StringIO()):
                 self.connection = self.traci.connect(port, numRetries=500, proc=self.process, waitBetweenRetries=0.02)
-            self.controller = SignalController(self.connection, timing)
+            self.controller = SignalController(self.connection, timing, accounting)
             return self.controller.layout, self.controller.measure()
         except Exception as error:
             raise self._fail("start", f"{error}. {_tail(self.log)}") from error

@@ -29,7 +29,9 @@ VEHICLE_SPACING = 7.5
 _LAST_STEP_VEHICLE_NUMBER = 0x10
 _LAST_STEP_VEHICLE_HALTING_NUMBER = 0x14
 _WAITING_TIME = 0x7A
+_CO2_EMISSION = 0x60  # mg/s summed over the lane's vehicles in the last simulation second
 _LANE_VARIABLES = (_LAST_STEP_VEHICLE_NUMBER, _LAST_STEP_VEHICLE_HALTING_NUMBER, _WAITING_TIME)
+_ACCOUNTING_VARIABLES = (_CO2_EMISSION, _LAST_STEP_VEHICLE_HALTING_NUMBER)
 _TRIP_PARAMETERS = ("device.tripinfo.count", "device.tripinfo.waitingTime", "device.tripinfo.duration")
 
 
@@ -103,6 +105,11 @@ class Measurement:
         arrived: trips completed so far.
         mean_waiting_time: SUMO's mean waiting time of completed trips (seconds; 0 before any).
         mean_travel_time: SUMO's mean duration of completed trips (seconds; 0 before any).
+        co2: milligrams of CO2 every vehicle in the network emitted during the step (SUMO's
+            emission model; the default class is ``HBEFA4/PC_petrol_Euro-4``), summed second by second;
+            0 unless the controller was made with ``accounting=True``.
+        halted: vehicle-seconds spent halting (slower than 0.1 m/s) anywhere in the network
+            during the step, summed second by second; 0 unless ``accounting=True``.
     """
 
     time: float
@@ -114,6 +121,8 @@ class Measurement:
     arrived: int
     mean_waiting_time: float
     mean_travel_time: float
+    co2: float = 0.0
+    halted: float = 0.0
 
 
 def yellow_state(current: str, target: str) -> str:
@@ -127,11 +136,17 @@ class SignalController:
     Args:
         conn: the ``libsumo`` module or a ``traci`` connection (same API), already started.
         timing: step, yellow and minimum-green durations.
+        accounting: advance SUMO one second at a time and sum, over every lane of the network
+            (internal junction lanes too), the CO2 emitted and the vehicles halting each second
+            (:attr:`Measurement.co2`, :attr:`Measurement.halted`). The trajectory is the same
+            either way (``simulationStep(t)`` runs the same one-second steps); it costs one
+            subscription read per simulated second.
     """
 
-    def __init__(self, conn: Any, timing: Timing):
+    def __init__(self, conn: Any, timing: Timing, accounting: bool = False):
         self.conn = conn
         self.timing = timing
+        self.accounting = accounting
         self.layout = self._read_layout()
         num_tls = len(self.layout.tls_ids)
         self.time = round(conn.simulation.getTime())
@@ -139,8 +154,15 @@ class SignalController:
         self.green_since = np.full(num_tls, self.time, dtype=np.int64)
         for k, tls in enumerate(self.layout.tls_ids):
             conn.trafficlight.setRedYellowGreenState(tls, self.layout.greens[k][0])
+        measured = set(self.layout.lanes)
         for lane in self.layout.lanes:
-            conn.lane.subscribe(lane, _LANE_VARIABLES)
+            conn.lane.subscribe(lane, _LANE_VARIABLES + (_ACCOUNTING_VARIABLES if accounting else ()))
+        if accounting:  # a second subscribe would replace the first, so measured lanes got both lists above
+            for lane in conn.lane.getIDList():
+                if lane not in measured:
+                    conn.lane.subscribe(lane, _ACCOUNTING_VARIABLES)
+        self._co2 = 0.0
+        self._halted = 0.0
 
     def _read_layout(self) -> Layout:
         conn = self.conn
@@ -201,12 +223,28 @@ class SignalController:
                 self.phase[k] = target
                 self.green_since[k] = start + timing.yellow_time
             if timing.yellow_time > 0:
-                conn.simulationStep(float(start + timing.yellow_time))
+                self._advance(start, start + timing.yellow_time)
             for k in changing:
                 conn.trafficlight.setRedYellowGreenState(layout.tls_ids[k], layout.greens[k][self.phase[k]])
+            self._advance(start + timing.yellow_time, start + timing.delta_time)
+        else:
+            self._advance(start, start + timing.delta_time)
         self.time = start + timing.delta_time
-        conn.simulationStep(float(self.time))
         return self.measure()
+
+    def _advance(self, now: int, until: int) -> None:
+        """Simulate from second ``now`` to ``until``; with accounting, one second at a time."""
+        if not self.accounting:
+            self.conn.simulationStep(float(until))
+            return
+        conn, co2, halted = self.conn, 0.0, 0.0
+        for second in range(now + 1, until + 1):
+            conn.simulationStep(float(second))
+            for values in conn.lane.getAllSubscriptionResults().values():
+                co2 += values[_CO2_EMISSION]  # mg/s over one 1 s simulation step: mg
+                halted += values[_LAST_STEP_VEHICLE_HALTING_NUMBER]
+        self._co2 += co2
+        self._halted += halted
 
     def measure(self) -> Measurement:
         """Lane counts from the subscriptions, and SUMO's trip statistics so far."""
@@ -216,11 +254,13 @@ class SignalController:
         halting = np.array([results[lane][_LAST_STEP_VEHICLE_HALTING_NUMBER] for lane in lanes], dtype=np.int64)
         waiting = np.array([results[lane][_WAITING_TIME] for lane in lanes], dtype=np.float64)
         count, wait, duration = (self.conn.simulation.getParameter("", key) for key in _TRIP_PARAMETERS)
+        co2, halted, self._co2, self._halted = self._co2, self._halted, 0.0, 0.0
         return Measurement(
             time=float(self.time), phase=self.phase.copy(),
             can_change=(self.time - self.green_since) >= self.timing.min_green,
             vehicles=vehicles, halting=halting, waiting=waiting,
             arrived=int(count or 0), mean_waiting_time=float(wait or 0.0), mean_travel_time=float(duration or 0.0),
+            co2=co2, halted=halted,
         )
 
 
@@ -279,3 +319,56 @@ def step_info(layout: Layout, m: Measurement, tls: int = 0) -> dict[str, Any]:
         "mean_waiting_time": m.mean_waiting_time,
         "mean_travel_time": m.mean_travel_time,
     }
+
+
+# ---- episode metrics ----------------------------------------------------------------------------
+
+#: Episode metrics, in the infos of every traffic env (see :func:`episode_metrics`).
+METRIC_KEYS: tuple[str, ...] = ("mean_waiting_time", "mean_travel_time", "throughput", "mean_queue", "total_co2")
+
+
+def incoming_lanes(layout: Layout) -> np.ndarray:
+    """``(L,)`` int indices into ``layout.lanes`` of every lane entering any controlled signal."""
+    return np.unique(np.concatenate(layout.incoming))
+
+
+@dataclasses.dataclass
+class EpisodeTotals:
+    """Running sums over one episode, kept beside the simulation (in the env's process).
+
+    Attributes:
+        steps: env steps taken.
+        queue: halting vehicles on every controlled incoming lane, summed over the steps.
+        co2: milligrams of CO2 emitted in the network (0 without accounting).
+    """
+
+    steps: int = 0
+    queue: float = 0.0
+    co2: float = 0.0
+    _lanes: np.ndarray | None = dataclasses.field(default=None, repr=False)  # incoming_lanes, once per episode
+
+    def add(self, layout: Layout, m: Measurement) -> None:
+        if self._lanes is None:
+            self._lanes = incoming_lanes(layout)
+        self.steps += 1
+        self.queue += float(m.halting[self._lanes].sum())
+        self.co2 += m.co2
+
+
+def episode_metrics(m: Measurement, totals: EpisodeTotals, emissions: bool) -> dict[str, float]:
+    """The episode's metrics so far (at the last step: the episode's).
+
+    * ``mean_waiting_time``, ``mean_travel_time``: SUMO's means over completed trips (seconds);
+    * ``throughput``: completed trips;
+    * ``mean_queue``: halting vehicles on the controlled incoming lanes, averaged over env steps;
+    * ``total_co2``: grams of CO2 emitted by every vehicle in the network (only with ``emissions``).
+    """
+    metrics = {
+        "mean_waiting_time": m.mean_waiting_time,
+        "mean_travel_time": m.mean_travel_time,
+        "throughput": m.arrived,
+        "mean_queue": totals.queue / totals.steps if totals.steps else 0.0,
+    }
+    if emissions:
+        metrics["total_co2"] = totals.co2 / 1000.0
+    return metrics

@@ -158,3 +158,32 @@ def _atomic_write(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def store_file(source: str | os.PathLike, name: str) -> tuple[Path, str]:
+    """Copy a user's SUMO file into the cache by content: ``<cache>/traffic/files/<sha256>/<name>``.
+
+    Scenarios then cite the file by its hash alone, so they stay valid (and their hashes equal)
+    wherever the original lives; the copy is rewritten if it went missing or was changed.
+
+    Returns:
+        the cached copy and the sha256 of its content.
+    """
+    try:
+        data = Path(source).read_bytes()
+    except OSError as error:
+        raise BenchmarkZooError(f"cannot read the SUMO file {str(source)!r}: {error}") from error
+    digest = sha256(data)
+    path = cache_dir("traffic", "files", digest) / name
+    with _lock:
+        if not path.is_file() or sha256(path.read_bytes()) != digest:
+            _atomic_write(path, data)
+    return path, digest
+
+
+def cached_file(digest: str, name: str) -> Path | None:
+    """The cached copy of a file stored by :func:`store_file`, if present and intact."""
+    path = cache_dir("traffic", "files", digest) / name
+    if path.is_file() and sha256(path.read_bytes()) == digest:
+        return path
+    return None

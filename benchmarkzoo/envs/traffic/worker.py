@@ -1,7 +1,7 @@
 """The worker process of :class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner`: one libsumo simulation.
 
 Run as ``python -m benchmarkzoo.envs.traffic.worker FD`` with ``FD`` one end of a socket pair.
-Requests and replies are pickled tuples: ``("start", net, routes, seed, timing)`` answers
+Requests and replies are pickled tuples: ``("start", net, routes, seed, timing, accounting)`` answers
 ``("ok", (layout, measurement))``, ``("step", actions)`` answers ``("ok", measurement)``,
 ``("close",)`` ends the process. A SUMO error answers ``("error", message)`` and the worker
 stays ready for the next ``start``. The worker exits when the other end closes, so a crashed
@@ -32,13 +32,13 @@ def serve(fd: int) -> None:
             break
         try:
             if request[0] == "start":
-                _, net, routes, seed, timing = request
+                _, net, routes, seed, timing, accounting = request
                 if controller is not None:
                     controller = None
                     with contextlib.suppress(Exception):
                         libsumo.close()
                 libsumo.start(sumo_command(net, routes, seed))
-                controller = SignalController(libsumo, timing)
+                controller = SignalController(libsumo, timing, accounting)
                 reply = ("ok", (controller.layout, controller.measure()))
             elif request[0] == "step":
                 if controller is None:

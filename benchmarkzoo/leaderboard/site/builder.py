@@ -39,6 +39,8 @@ MARKER = ".benchmarkzoo-site"
 TOP_ENTRIES = 4
 #: Domain metrics plotted per task (all of them are in the table).
 MAX_METRIC_PLOTS = 6
+#: Scenarios drawn with their exact fronts on a multi-objective task's page (the first, by scenario seed).
+FRONT_SCENARIOS = 6
 STATIC = Path(__file__).parent / "static"
 
 
@@ -124,6 +126,78 @@ def _suite_plots(suite_slug: str, entries: list[dict[str, Any]], out: Path) -> d
     return views
 
 
+def _mo_view(task_slug: str, suite_slug: str, rows: list[dict[str, Any]], out: Path) -> dict[str, Any] | None:
+    """A multi-objective task's Pareto plots (written) and table rows; ``None`` for a single-objective task.
+
+    Each episode plays its own scenario, with its own exact front, so no single front fits all the
+    points. The page shows (1) every episode's return with each entry's non-dominated set, the point
+    set the aggregates are taken of; (2) small multiples of the first scenarios by seed, each with
+    its exact front and every entry's return on it; (3) every episode's distance to its own
+    scenario's front, which compares across scenarios. (2) and (3) need recorded fronts.
+    """
+    vectors = [stats.vector_returns(r["result"].episodes) for r in rows]
+    info = rows[0]["result"] if rows else None
+    if info is None or not (info.kind == "mo" or info.multi_objective is not None):
+        return None
+    if any(v is None for v in vectors):
+        return None
+    labels = [r["entry"]["policy"] for r in rows]
+    fronts: dict[str, np.ndarray] = {}
+    for r in rows:
+        for key, front in sorted((r["result"].pareto_fronts or {}).items()):
+            fronts.setdefault(key, np.asarray(front, dtype=np.float64))
+    m = vectors[0].shape[1]
+    more = f" (objectives 1 and 2 of {m})" if m > 2 else ""
+    plot_paths = []
+    settings = info.multi_objective
+    reference = list(settings.reference_point[:2]) if settings is not None and m >= 2 else None
+    scenarios = sorted({(e.scenario_seed, e.scenario_hash) for r in rows for e in r["result"].episodes})
+    name = f"{suite_slug}/plots/task-{task_slug}-pareto-all.svg"
+    panel = plots.FrontPanel(f"all {len(scenarios)} scenarios", None, vectors)
+    _write(out / name, plots.pareto_plot([panel], labels, reference_point=reference, own_fronts=True))
+    plot_paths.append({"src": name, "caption": (
+        f"Return vector of every episode{more}, one point per episode over all {len(scenarios)} scenarios played; "
+        "each entry's staircase joins its non-dominated points, the point set whose hypervolume (against the "
+        "reference point, ×), expected utility and sparsity the table reports. Episodes play different "
+        "scenarios with different exact fronts, so no exact front is drawn here: see the scenarios below."
+    )})
+    distances: list[np.ndarray | None] = [None] * len(rows)
+    if fronts:
+        shown = [(seed, key) for seed, key in scenarios if key in fronts][:FRONT_SCENARIOS]
+        panels = []
+        for seed, key in shown:
+            points = [v[[e.scenario_hash == key for e in r["result"].episodes]] for r, v in zip(rows, vectors)]
+            panels.append(plots.FrontPanel(f"scenario seed {seed} ({len(fronts[key])} front points)", fronts[key],
+                                           points))
+        name = f"{suite_slug}/plots/task-{task_slug}-pareto-scenarios.svg"
+        _write(out / name, plots.pareto_plot(panels, labels))
+        plot_paths.append({"src": name, "caption": (
+            f"The exact Pareto front{more} (grey staircase: undiscounted, within the task's time limit) of the "
+            f"first {len(shown)} of the {len(scenarios)} scenarios played, by scenario seed, with every entry's "
+            "return on that scenario; a return on the staircase's corners is Pareto-optimal."
+        )})
+        for k, (r, v) in enumerate(zip(rows, vectors)):
+            keys = [e.scenario_hash for e in r["result"].episodes]
+            if all(key in fronts for key in keys):
+                distances[k] = np.array([stats.front_distance(p, fronts[key]) for p, key in zip(v, keys)])
+        name = f"{suite_slug}/plots/task-{task_slug}-front-distance.svg"
+        data = [(label, d if d is not None else np.array([])) for label, d in zip(labels, distances)]
+        _write(out / name, plots.distribution_plot(data, "distance to the scenario's exact front (additive ε, "
+                                                          "in units of the front's range)"))
+        plot_paths.append({"src": name, "caption": (
+            "Every episode's distance to its own scenario's exact front: the least ε such that raising each "
+            "objective by ε times that objective's range over the front reaches the front (0: Pareto-optimal). "
+            "Unlike raw returns it compares across scenarios whose fronts differ in scale."
+        )})
+    table = []
+    for r, d in zip(rows, distances):
+        agg = r["result"].aggregates
+        table.append({"entry": r["entry"], "mo": agg.multi_objective if agg else None,
+                      "mean_distance": float(d.mean()) if d is not None and d.size else None})
+    return {"plots": plot_paths, "rows": table, "fronts": bool(fronts), "scenarios": len(scenarios),
+            "objectives": m}
+
+
 def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out: Path) -> dict[str, Any]:
     """One task's page data, with its distribution plots written."""
     task_slug = slug(task_id)
@@ -151,7 +225,9 @@ def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out
         labels = [r["entry"]["policy"] for r in rows]
         name = f"{suite_slug}/plots/task-{task_slug}-returns.svg"
         _write(out / name, plots.distribution_plot(list(zip(labels, [r["returns"] for r in rows])), "episode return"))
-        plot_paths.append({"src": name, "caption": "Return of every episode (box: quartiles; dots: episodes)."})
+        vector = any(stats.vector_returns(r["result"].episodes) is not None for r in rows)
+        which = " (objective 1 of each vector return)" if vector else ""
+        plot_paths.append({"src": name, "caption": f"Return of every episode{which} (box: quartiles; dots: episodes)."})
         name = f"{suite_slug}/plots/task-{task_slug}-lengths.svg"
         _write(out / name, plots.distribution_plot(list(zip(labels, [r["lengths"] for r in rows])), "episode length"))
         plot_paths.append({"src": name, "caption": "Length of every episode, in steps."})
@@ -162,7 +238,7 @@ def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out
             plot_paths.append({"src": name, "caption": f"Domain metric {metric} of every episode."})
     return {
         "id": task_id, "href": f"{suite_slug}/tasks/{task_slug}.html", "info": info, "rows": rows,
-        "metric_names": metric_names, "plots": plot_paths,
+        "metric_names": metric_names, "plots": plot_paths, "mo": _mo_view(task_slug, suite_slug, rows, out),
     }
 
 

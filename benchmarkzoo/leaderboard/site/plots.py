@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from benchmarkzoo.core.extras import require
+from benchmarkzoo.evaluation.mo_metrics import non_dominated
 
 #: Fixed style: no user or site matplotlibrc can change the bytes of a build.
 _RC = {
@@ -156,4 +157,79 @@ def distribution_plot(rows: Sequence[tuple[str, np.ndarray]], xlabel: str) -> by
         ax.set_ylim(-0.7, max(len(rows), 1) - 0.3)
         ax.set_xlabel(xlabel)
         ax.grid(axis="y", visible=False)
+        return _svg(fig)
+
+
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<")
+
+
+@dataclass(frozen=True)
+class FrontPanel:
+    """One panel of a Pareto-front plot: a title, the exact front ``(P, m)`` or ``None``, and each entry's points.
+
+    ``points`` holds one ``(n, m)`` array per entry, in the order of the plot's labels; only the
+    first two objectives are drawn.
+    """
+
+    title: str
+    front: np.ndarray | None
+    points: Sequence[np.ndarray]
+
+
+def _front_line(ax: Any, front: np.ndarray, label: str | None, **style: Any) -> None:
+    """A 2-objective front (maximized) as its attainment staircase, with its points marked."""
+    front = np.asarray(front, dtype=np.float64)
+    order = np.lexsort((-front[:, 1], front[:, 0]))  # objective 1 ascending, then objective 2 descending
+    xy = front[order, :2]  # (P, 2)
+    if front.shape[1] == 2:  # with more objectives a projection is no staircase: points only
+        ax.step(xy[:, 0], xy[:, 1], where="pre", label=label, **style)
+        label = None
+    ax.plot(xy[:, 0], xy[:, 1], linestyle="none", marker=".", markersize=4, color=style.get("color"), label=label)
+
+
+def pareto_plot(
+    panels: Sequence[FrontPanel], labels: Sequence[str], columns: int = 3,
+    reference_point: Sequence[float] | None = None, own_fronts: bool = False,
+) -> bytes:
+    """Small multiples of objective 1 vs objective 2: the exact front (grey staircase) and every entry's points.
+
+    Entries get a colour and a hollow marker each, drawn smaller entry after entry, so points that
+    coincide (e.g. several entries on the same front point) all stay visible. With ``own_fronts``
+    each entry's non-dominated points are joined by a staircase in its colour (the single-panel
+    view of all episodes, where no one exact front applies).
+    """
+    panels = list(panels) or [FrontPanel("no episodes", None, [])]
+    cols = min(columns, len(panels))
+    rows = -(-len(panels) // cols)
+    with _figure(2.35 * cols + 1.4 if cols > 1 else 6.4, 2.3 * rows + 0.9 if cols > 1 else 4.0) as fig:
+        axes = fig.subplots(rows, cols, squeeze=False)
+        for k, ax in enumerate(axes.flat):
+            if k >= len(panels):
+                ax.set_visible(False)
+                continue
+            panel = panels[k]
+            if panel.front is not None and len(panel.front):
+                _front_line(ax, panel.front, "exact front" if k == 0 else None, color="#555555", linewidth=1.2)
+            for i, points in enumerate(panel.points):
+                points = np.asarray(points, dtype=np.float64)
+                if points.ndim != 2 or not len(points):
+                    continue
+                if own_fronts:
+                    _front_line(ax, non_dominated(points), None, color=color(i), linewidth=1.0, alpha=0.8)
+                ax.scatter(
+                    points[:, 0], points[:, 1], s=max(46 - 12 * i, 10), marker=_MARKERS[i % len(_MARKERS)],
+                    facecolors="none", edgecolors=color(i), linewidths=1.1, alpha=0.85,
+                    label=short(labels[i]) if k == 0 else None,
+                )
+            if reference_point is not None:
+                ax.plot([reference_point[0]], [reference_point[1]], marker="x", color="#000000", linestyle="none",
+                        markersize=6, label="reference point" if k == 0 else None)
+            ax.set_title(panel.title, fontsize=8.5)
+            if k % cols == 0:
+                ax.set_ylabel("objective 2")
+            if k // cols == rows - 1 or k + cols >= len(panels):
+                ax.set_xlabel("objective 1")
+        handles, names = axes.flat[0].get_legend_handles_labels()
+        if handles:
+            fig.legend(handles, names, loc="outside lower center", ncols=min(len(names), 4), frameon=False)
         return _svg(fig)

@@ -102,3 +102,30 @@ def probability_of_improvement_ci(
     alpha = (1.0 - confidence) / 2.0
     low, high = np.percentile(samples, [100 * alpha, 100 * (1 - alpha)])
     return float(low), float(high)
+
+
+def vector_returns(episodes: Sequence) -> np.ndarray | None:
+    """``(num_episodes, num_objectives)`` returns of a multi-objective task, or ``None`` if they are not vectors."""
+    rows = [e.episode_return for e in episodes]
+    if not rows or not all(isinstance(r, list) and r and not isinstance(r[0], list) for r in rows):
+        return None
+    if len({len(r) for r in rows}) != 1:
+        return None
+    return np.asarray(rows, dtype=np.float64)
+
+
+def front_distance(point: np.ndarray, front: np.ndarray) -> float:
+    """How far ``point`` ``(m,)`` falls short of its scenario's exact ``front`` ``(P, m)`` (objectives maximized).
+
+    The additive epsilon indicator in units of the front's extent: the least ``eps >= 0`` such that
+    raising every objective of ``point`` by ``eps`` times that objective's range over the front
+    (its maximum minus minimum; ``max(|value|, 1)`` when the front does not vary in it) makes it
+    weakly dominate a front point. It is 0 exactly for a return on (or weakly dominating) the front,
+    and it compares across scenarios whose fronts differ in scale.
+    """
+    front = np.asarray(front, dtype=np.float64).reshape(-1, len(point))
+    extent = np.ptp(front, axis=0)  # (m,)
+    flat = np.maximum(np.abs(front).max(axis=0), 1.0)  # (m,)
+    extent = np.where(extent > 0, extent, flat)
+    shortfall = (front - np.asarray(point, dtype=np.float64)) / extent  # (P, m)
+    return float(max(0.0, np.min(np.max(shortfall, axis=1))))

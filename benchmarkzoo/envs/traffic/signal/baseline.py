@@ -35,10 +35,10 @@ class FixedTimePolicy:
     def __init__(self, green_time: int = 30):
         self.green_time = green_time
 
-    def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing) -> int:
+    def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing, tls: int = 0) -> int:
         steps_per_green = max(1, round(self.green_time / timing.delta_time))
         step = round(m.time / timing.delta_time)
-        return (step // steps_per_green) % layout.num_phases(0)
+        return (step // steps_per_green) % layout.num_phases(tls)
 
     def __call__(self, env) -> int | np.ndarray:
         return _act(env, self.choose)
@@ -52,10 +52,10 @@ class MaxPressurePolicy:
     current green.
     """
 
-    def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing) -> int:
-        pressure = (layout.phase_in[0] @ m.vehicles[layout.incoming[0]]
-                    - layout.phase_out[0] @ m.vehicles[layout.outgoing[0]])  # (P,)
-        current = int(m.phase[0])
+    def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing, tls: int = 0) -> int:
+        pressure = (layout.phase_in[tls] @ m.vehicles[layout.incoming[tls]]
+                    - layout.phase_out[tls] @ m.vehicles[layout.outgoing[tls]])  # (P,)
+        current = int(m.phase[tls])
         best = int(np.argmax(pressure))
         return current if pressure[current] >= pressure[best] else best
 

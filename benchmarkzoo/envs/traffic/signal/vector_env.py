@@ -29,7 +29,8 @@ from benchmarkzoo.vector.base import NativeVectorEnv
 
 _INFO_DTYPES = {
     "sim_time": np.float64, "queue": np.int64, "waiting_time": np.float64, "arrived": np.int64,
-    "mean_waiting_time": np.float64, "mean_travel_time": np.float64,
+    "mean_waiting_time": np.float64, "mean_travel_time": np.float64, "throughput": np.int64,
+    "mean_queue": np.float64, "total_co2": np.float64,
 }
 
 
@@ -52,6 +53,7 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
         yellow_time: int = 2,
         min_green: int = 5,
         reward: str = "diff-waiting-time",
+        emissions: bool = False,
         max_episode_steps: int | None = 360,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
@@ -61,6 +63,7 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
         self.generator = make_generator(generator, generator_kwargs)
         self.timing = sim.Timing(delta_time, yellow_time, min_green)
         self.reward_kind = reward
+        self.emissions = bool(emissions)
         self.single_observation_space, self.single_action_space, num_phases, _ = build_spaces(self.generator)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -72,6 +75,7 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
         self.layouts: list[sim.Layout | None] = [None] * self.num_envs
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
         self._previous_waiting = np.zeros(self.num_envs, dtype=np.float64)
+        self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
@@ -80,23 +84,29 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
             self.scenarios[i] = scenario
             routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
             self._runners[i].send_start(
-                network_file(scenario), routes, scenario.sumo_seed, self.timing, f"{ENV_ID} world {i} {scenario.label}"
+                network_file(scenario), routes, scenario.sumo_seed, self.timing,
+                f"{self.env_id} world {i} {scenario.label}", self.emissions,
             )
         self._collect(worlds, loading=True)
         return self._info()
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_discrete_batch(ENV_ID, actions, self._num_phases, self.num_envs)
+        actions = check_discrete_batch(self.env_id, actions, self._num_phases, self.num_envs)
         worlds = np.arange(self.num_envs)
         for i in worlds:
             self._runners[i].send_step(actions[i: i + 1])
         self._collect(worlds, loading=False)
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        rewards = self._rewards()
         for i in worlds:
-            layout, m = self.layouts[i], self._measurements[i]
-            rewards[i] = sim.reward(self.reward_kind, layout, m, self._previous_waiting[i])
-            self._previous_waiting[i] = sim.total_waiting(layout, m)
+            self._previous_waiting[i] = sim.total_waiting(self.layouts[i], self._measurements[i])
         return rewards, np.zeros(self.num_envs, dtype=bool), self._info()
+
+    def _rewards(self) -> np.ndarray:
+        """``(num_envs,)`` float64 rewards of the step just collected."""
+        return np.array([
+            sim.reward(self.reward_kind, layout, m, previous)
+            for layout, m, previous in zip(self.layouts, self._measurements, self._previous_waiting)
+        ], dtype=np.float64)
 
     def _collect(self, worlds: np.ndarray, loading: bool) -> None:
         """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
@@ -111,17 +121,21 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
             if loading:
                 self.layouts[i], self._measurements[i] = reply
                 self._previous_waiting[i] = sim.total_waiting(*reply)
+                self._totals[i] = sim.EpisodeTotals()
             else:
                 self._measurements[i] = reply
+                self._totals[i].add(self.layouts[i], reply)
         if failure is not None:
             self._has_reset = False  # every world must be reset before the next step
             raise failure
 
     def _info(self) -> dict[str, np.ndarray]:
-        info = {key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _INFO_DTYPES.items()}
+        info = {key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _INFO_DTYPES.items()
+                if key != "total_co2" or self.emissions}
         for i, (layout, m) in enumerate(zip(self.layouts, self._measurements)):
             if m is not None:
-                for key, value in sim.step_info(layout, m).items():
+                values = {**sim.step_info(layout, m), **sim.episode_metrics(m, self._totals[i], self.emissions)}
+                for key, value in values.items():
                     info[key][i] = value
         return info
 

@@ -1,0 +1,166 @@
+"""The native multi-world form of ``benchmarkzoo/TrafficGrid-v0``: one libsumo worker process per world.
+
+As :mod:`benchmarkzoo.envs.traffic.signal.vector_env`: every world's actions are sent before
+any reply is read, so the worker processes simulate in parallel, and the observation, reward
+and metric code is the ParallelEnv's (:mod:`benchmarkzoo.envs.traffic.sim`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import weakref
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from benchmarkzoo.core.spaces import check_discrete_agents
+from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
+from benchmarkzoo.envs.traffic.grid.env import ENV_ID, build_spaces, check_max_cycles, make_generator
+from benchmarkzoo.envs.traffic.runner import WorkerRunner
+from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
+from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
+
+_AGENT_INFO = {"queue": np.int64, "waiting_time": np.float64}  # (B, N)
+_WORLD_INFO = {"sim_time": np.float64, "arrived": np.int64, "mean_waiting_time": np.float64,
+               "mean_travel_time": np.float64}  # (B,)
+_METRIC_DTYPES = {"mean_waiting_time": np.float64, "mean_travel_time": np.float64, "throughput": np.int64,
+                  "mean_queue": np.float64, "total_co2": np.float64}  # (B,)
+
+
+class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
+    """``num_envs`` TrafficGrid-v0 worlds, each simulated by libsumo in its own worker process.
+
+    The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s:
+    actions ``(B, N)`` int (agents in ``possible_agents`` order), observations ``(B, N, obs)``
+    float32, rewards ``(B, N)`` float64. Infos: ``queue`` and ``waiting_time`` ``(B, N)``;
+    ``sim_time``, ``arrived``, ``mean_waiting_time``, ``mean_travel_time`` ``(B,)``; on the step
+    a world's episode ends, its metrics ``throughput``, ``mean_queue`` and ``total_co2`` ``(B,)``.
+    World ``i`` equals ``TrafficGridEnv`` reset with ``seed + i`` and stepped with the same actions.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    env_id = ENV_ID
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        generator: str | Generator = "traffic/grid",
+        generator_kwargs: dict[str, Any] | None = None,
+        delta_time: int = 5,
+        yellow_time: int = 2,
+        min_green: int = 5,
+        reward: str = "diff-waiting-time",
+        max_cycles: int = 360,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        check_options(reward, "libsumo")
+        gen = make_generator(generator, generator_kwargs)
+        agents, observation_space, action_space = build_spaces(gen)
+        super().__init__(num_envs, agents, check_max_cycles(max_cycles), autoreset_mode, render_mode)
+        self.generator = gen
+        self.timing = sim.Timing(delta_time, yellow_time, min_green)
+        self.reward_kind = reward
+        self.single_observation_space, self.single_action_space = observation_space, action_space
+        n = self.num_agents
+        self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
+        self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
+        self._scratch = new_scratch()
+        self._runners = [WorkerRunner(self._scratch) for _ in range(self.num_envs)]
+        self._finalizer = weakref.finalize(self, _cleanup, self._runners, str(self._scratch))
+        self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
+        self.layouts: list[sim.Layout | None] = [None] * self.num_envs
+        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
+        self._previous_waiting = np.zeros((self.num_envs, n), dtype=np.float64)
+        self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        fixed = (options or {}).get("scenario")
+        for i in worlds:
+            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            self.scenarios[i] = scenario
+            routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
+            self._runners[i].send_start(
+                network_file(scenario), routes, scenario.sumo_seed, self.timing,
+                f"{ENV_ID} world {i} {scenario.label}", True,
+            )
+        self._collect(worlds, loading=True)
+        return self._info()
+
+    def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        actions = check_discrete_agents(ENV_ID, actions, self.single_action_space.n, acting, self.possible_agents)
+        worlds = np.flatnonzero(acting.any(axis=1))  # ended worlds wait for their reload
+        for i in worlds:
+            self._runners[i].send_step(actions[i])
+        self._collect(worlds, loading=False)
+        rewards = np.zeros((self.num_envs, self.num_agents), dtype=np.float64)
+        for i in worlds:
+            layout, m = self.layouts[i], self._measurements[i]
+            for k in range(self.num_agents):
+                rewards[i, k] = sim.reward(self.reward_kind, layout, m, self._previous_waiting[i, k], tls=k)
+                self._previous_waiting[i, k] = sim.total_waiting(layout, m, tls=k)
+        return rewards, np.zeros((self.num_envs, self.num_agents), dtype=bool), self._info()
+
+    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
+        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
+        failure: TrafficSimulationError | None = None
+        for i in worlds:
+            try:
+                reply = self._runners[i].receive()
+            except TrafficSimulationError as error:
+                failure = failure or error
+                self._measurements[i] = None
+                continue
+            if loading:
+                layout, m = reply
+                self.layouts[i], self._measurements[i] = layout, m
+                self._previous_waiting[i] = [sim.total_waiting(layout, m, tls=k) for k in range(self.num_agents)]
+                self._totals[i] = sim.EpisodeTotals()
+            else:
+                self._measurements[i] = reply
+                self._totals[i].add(self.layouts[i], reply)
+        if failure is not None:
+            self._has_reset = False  # every world must be reset before the next step
+            raise failure
+
+    def _info(self) -> dict[str, np.ndarray]:
+        info = {key: np.zeros((self.num_envs, self.num_agents), dtype=dtype) for key, dtype in _AGENT_INFO.items()}
+        info.update({key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _WORLD_INFO.items()})
+        for i, (layout, m) in enumerate(zip(self.layouts, self._measurements)):
+            if m is None:
+                continue
+            for k in range(self.num_agents):
+                values = sim.step_info(layout, m, tls=k)
+                for key in _AGENT_INFO:
+                    info[key][i, k] = values[key]
+            for key in _WORLD_INFO:
+                info[key][i] = values[key]
+        return info
+
+    def _end_info(self) -> dict[str, np.ndarray]:
+        info = {key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _METRIC_DTYPES.items()}
+        for i, m in enumerate(self._measurements):
+            if m is not None:
+                for key, value in sim.episode_metrics(m, self._totals[i], emissions=True).items():
+                    info[key][i] = value
+        return info
+
+    def _observe(self, present: np.ndarray) -> np.ndarray:
+        out = np.zeros(self.observation_space.shape, dtype=np.float32)  # (B, N, obs)
+        for i, k in zip(*np.nonzero(present)):
+            out[i, k] = sim.observe(self.layouts[i], self._measurements[i], tls=int(k))
+        return out
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._finalizer()
+
+
+def _cleanup(runners: list[WorkerRunner], scratch: str) -> None:
+    for runner in runners:
+        runner.close()
+    shutil.rmtree(scratch, ignore_errors=True)

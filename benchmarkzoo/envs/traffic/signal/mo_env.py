@@ -1,0 +1,130 @@
+"""``benchmarkzoo/MO-TrafficSignal-v0``: one signalized intersection, waiting time vs CO2 as two objectives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
+from benchmarkzoo.generators.base import Generator
+
+MO_ID = "benchmarkzoo/MO-TrafficSignal-v0"
+OBJECTIVES = ("waiting_time", "co2")
+
+
+def build_reward_space() -> spaces.Box:
+    """``Box(-inf, 0, (2,), float32)``: both objectives are costs, unbounded by the demand."""
+    return spaces.Box(low=-np.inf, high=0.0, shape=(len(OBJECTIVES),), dtype=np.float32)
+
+
+def objectives(m: sim.Measurement) -> np.ndarray:
+    """``(2,)`` float32 ``[-halted vehicle-seconds, -grams of CO2]`` of the step that produced ``m``."""
+    return np.array([-m.halted, -m.co2 / 1000.0], dtype=np.float32)
+
+
+class MOTrafficSignalEnv(TrafficSignalEnv):
+    """Control one signalized intersection of SUMO, trading vehicles' waiting time against their CO2.
+
+    ## Description
+
+    The intersection, demand, signal logic, observations and actions of
+    ``benchmarkzoo/TrafficSignal-v0`` (see :class:`TrafficSignalEnv`), with a vector reward.
+    The objectives need not agree: a second of idling at red costs a full second of waiting
+    but little CO2, while stopping and pulling away again costs CO2 above cruising.
+
+    ## Rewards
+
+    A vector, float32, shape ``(2,)``, in ``reward_space = Box(-inf, 0, (2,), float32)``;
+    SUMO is advanced one second at a time and both are summed over every simulated second of
+    the step and every vehicle in the network (internal junction lanes included):
+
+    | Index | Objective | Per step | Unit |
+    |-------|-----------|----------|------|
+    | 0 | waiting time | minus the vehicle-seconds spent halting (speed < 0.1 m/s) | vehicle-s |
+    | 1 | CO2 | minus the CO2 emitted, SUMO's per-vehicle emission model | g |
+
+    SUMO's default vehicle type has emission class ``HBEFA4/PC_petrol_Euro-4`` (SUMO 1.28).
+    SUMO reports each vehicle's CO2 in mg/s for the last one-second simulation step; objective 1
+    is the sum of those over the step's seconds and vehicles, divided by 1000 (grams). At the
+    default 400 vehicles/hour per arm a step averages about ``[-8, -217]`` under max-pressure
+    and ``[-18, -237]`` under fixed-time (the returns below over 360 steps).
+
+    ``info`` is TrafficSignal-v0's with ``emissions=True`` (``total_co2`` included).
+
+    ## Baselines
+
+    Mean returns over seeds 100000-100009 of the test split of ``traffic/single-intersection``
+    (360 steps, SUMO 1.28); their episode metrics are in :class:`TrafficSignalEnv`'s table:
+
+    | Controller | waiting time (vehicle-s) | CO2 (g) |
+    |------------|--------------------------|---------|
+    | fixed-time (30 s greens) | -6,448 | -85,166 |
+    | max-pressure | -2,894 | -78,200 |
+
+    Max-pressure dominates fixed-time on both objectives here: neither is a point on a
+    trade-off curve, and no reference front is published for this env yet.
+
+    ## Episode End
+
+    As TrafficSignal-v0: never terminates; truncated after 360 steps (1800 s) in the registered spec.
+
+    ## Arguments
+
+    ```python
+    mo_gymnasium.make("benchmarkzoo/MO-TrafficSignal-v0", generator="traffic/single-intersection",
+                      generator_kwargs={}, delta_time=5, yellow_time=2, min_green=5,
+                      backend="libsumo", in_process=None)
+    ```
+
+    As TrafficSignal-v0, without ``reward`` and ``emissions``. ``gymnasium.make_vec(...,
+    vectorization_mode="sync")`` cannot batch vector rewards; use the native vector env
+    (``vectorization_mode="vector_entry_point"``, one worker process per world) or
+    ``mo_gymnasium.wrappers.vector.MOSyncVectorEnv``, which agree bit for bit.
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
+    >>> env = MOTrafficSignalEnv()
+    >>> obs, info = env.reset(seed=0)
+    >>> env.reward_space.shape, env.reward_dim
+    ((2,), 2)
+    >>> for _ in range(30):
+    ...     obs, reward, terminated, truncated, info = env.step(0)
+    >>> reward.dtype, reward.shape, bool(reward[1] < 0)
+    (dtype('float32'), (2,), True)
+    >>> env.close()
+    """
+
+    env_id = MO_ID
+
+    def __init__(
+        self,
+        generator: str | Generator = "traffic/single-intersection",
+        generator_kwargs: dict[str, Any] | None = None,
+        delta_time: int = 5,
+        yellow_time: int = 2,
+        min_green: int = 5,
+        backend: str = "libsumo",
+        in_process: bool | None = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__(
+            generator, generator_kwargs, delta_time, yellow_time, min_green, "diff-waiting-time", backend, in_process,
+            emissions=True, render_mode=render_mode,
+        )
+        self._init_kwargs = dict(
+            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
+            min_green=min_green, backend=backend, in_process=in_process,
+        )
+        self.reward_space = build_reward_space()
+        self.reward_dim = len(OBJECTIVES)
+
+    def _reward(self) -> np.ndarray:
+        return objectives(self._measurement)
