@@ -44,6 +44,13 @@ leaderboard: install
 	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
 	  done; \
 	done
+	# the reference SB3 policies (leaderboard/policies/README.md; needs the sb3 extra)
+	for entry in quickstart-v0:ppo-maze marl-v0:ppo-mapf; do \
+	  suite=$${entry%%:*}; policy=$${entry#*:}; \
+	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy sb3:leaderboard/policies/$$policy.zip \
+	    --out results/$$suite-$$policy.json && \
+	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
+	done
 	$(BIN)/benchmarkzoo leaderboard build
 
 lint: install
@@ -58,4 +65,6 @@ screenshot: system-deps install
 
 bench: install
 	$(BIN)/python bench/import_time.py
-	$(BIN)/python bench/bench_maze.py
+	for b in maze treasure quadrotor mapf navigation foraging panda traffic evaluation; do \
+	  $(BIN)/python bench/bench_$$b.py || exit 1; \
+	done
