@@ -35,7 +35,8 @@ run: install
 	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --root results/leaderboard
 	$(BIN)/benchmarkzoo leaderboard build --root results/leaderboard
 
-# Regenerate the committed reference entries: random and baseline on every shipped suite.
+# Regenerate the committed reference entries: random and baseline on every shipped suite, then the
+# reference SB3 policies under leaderboard/policies/ (trained by leaderboard/policies/train.py).
 leaderboard: install
 	rm -rf leaderboard/submissions
 	for suite in $$($(BIN)/benchmarkzoo suites list --names); do \
@@ -45,7 +46,7 @@ leaderboard: install
 	  done; \
 	done
 	# the reference SB3 policies (leaderboard/policies/README.md; needs the sb3 extra)
-	for entry in quickstart-v0:ppo-maze marl-v0:ppo-mapf; do \
+	for entry in quickstart-v0:ppo-maze marl-v0:ppo-mapf mo-v0:ppo-treasure; do \
 	  suite=$${entry%%:*}; policy=$${entry#*:}; \
 	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy sb3:leaderboard/policies/$$policy.zip \
 	    --out results/$$suite-$$policy.json && \

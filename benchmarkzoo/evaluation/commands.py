@@ -92,7 +92,12 @@ class _Progress:
 
 @click.command("evaluate")
 @click.option("--suite", "suite_name", required=True, help="Suite name (benchmarkzoo suites list) or YAML path.")
-@click.option("--policy", "policy_spec", required=True, help="random | baseline | module:callable | file.py:callable")
+@click.option(
+    "--policy", "policy_spec", required=True,
+    help="random | baseline | module:callable | file.py:callable | sb3:MODEL.zip | rllib:CHECKPOINT_DIR. "
+    "WARNING: sb3: and rllib: load pickled Python objects, which runs code from the file; "
+    "load only models you trust, never one that came with a leaderboard submission.",
+)
 @click.option("--episodes", type=click.IntRange(min=1), default=None, help="Override every task's episode count.")
 @click.option("--num-envs", type=click.IntRange(min=1), default=8, show_default=True, help="Worlds per vector env.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="native", show_default=True,

@@ -515,3 +515,77 @@ def test_ppo_with_parameter_sharing_learns_mapf(one_torch_thread):
     ppo_rate = _individual_success(env_kwargs, lambda obs, k: model.predict(obs, deterministic=True)[0])
     print(f"MAPF 8x8, 4 agents: individual success random {random_rate:.2f}, PPO {ppo_rate:.2f}")
     assert ppo_rate > random_rate + 0.3
+
+
+NAV = "benchmarkzoo/Navigation-v0"
+SMALL_NAV = {"generator_kwargs": {"num_agents": 2, "num_obstacles": 1}, "max_cycles": 40}
+
+
+def _first_episode_returns(env_id: str, env_kwargs: dict, act, worlds: int = 32, seed: int = 1_000) -> list[float]:
+    """Every agent's return in the first episode of ``worlds`` fresh worlds (seeds seed + w)."""
+    env = make_vec_env(env_id, worlds, seed=seed, env_kwargs=env_kwargs)
+    n = env.num_envs // worlds
+    obs = env.reset()
+    first = np.ones(worlds, dtype=bool)
+    returns: list[float] = []
+    while first.any():
+        obs, _, dones, infos = env.step(act(obs, env.num_envs))
+        for e in np.flatnonzero(dones):
+            if first[e // n] and "episode" in infos[e]:
+                returns.append(infos[e]["episode"]["r"])
+        first &= ~dones.reshape(worlds, n).all(axis=1)
+    assert len(returns) == worlds * n
+    return returns
+
+
+@pytest.mark.slow
+def test_ppo_with_parameter_sharing_improves_navigation(one_torch_thread):
+    """Shared PPO on 2 robots / 1 obstacle: the agents' mean return goes from about -0.1 (random) to about 1.
+
+    The policy is evaluated stochastically: with acceleration control the deterministic (mean)
+    action can leave two robots, or a robot and an obstacle, pushing against each other for the
+    rest of the episode (measured: -0.2 after 100k steps), which sampling breaks.
+    """
+    env = make_vec_env(NAV, 8, seed=0, env_kwargs=SMALL_NAV)
+    model = PPO(
+        "MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=4, learning_rate=1e-3, gamma=0.95, gae_lambda=0.95,
+        policy_kwargs={"net_arch": [64, 64]}, seed=0,
+    )
+    model.learn(100_000)
+    rng = np.random.default_rng(0)
+    random_returns = _first_episode_returns(
+        NAV, SMALL_NAV, lambda obs, k: rng.uniform(-1, 1, size=(k, 2)).astype(np.float32)
+    )
+    model.set_random_seed(1)
+    ppo_returns = _first_episode_returns(NAV, SMALL_NAV, lambda obs, k: model.predict(obs, deterministic=False)[0])
+    random_mean, ppo_mean = float(np.mean(random_returns)), float(np.mean(ppo_returns))
+    print(f"Navigation 2 robots, 1 obstacle: mean agent return random {random_mean:.3f}, PPO {ppo_mean:.3f}")
+    # measured: random -0.11, PPO (100k steps) 1.02
+    assert ppo_mean > random_mean + 0.6
+
+
+@pytest.mark.slow
+def test_sac_her_learns_panda_reach(one_torch_thread):
+    """SAC + HerReplayBuffer straight on the native vector env (compute_reward through env_method)."""
+    from stable_baselines3 import SAC, HerReplayBuffer
+
+    reach = "benchmarkzoo/PandaReach-v0"
+    if registration.spec(reach).missing_extras:
+        pytest.skip(f"needs the {registration.spec(reach).missing_extras[0]} extra")
+    env = make_vec_env(reach, 4, seed=0)
+    model = SAC(
+        "MultiInputPolicy", env, replay_buffer_class=HerReplayBuffer,
+        replay_buffer_kwargs={"n_sampled_goal": 4, "goal_selection_strategy": "future"},
+        learning_starts=500, batch_size=256, gamma=0.95, learning_rate=1e-3, tau=0.05,
+        policy_kwargs={"net_arch": [64, 64]}, seed=0,
+    )
+    model.learn(12_000)
+    evaluation = make_vec_env(reach, 8, seed=10_000)
+    obs, successes = evaluation.reset(), []
+    while len(successes) < 40:
+        obs, _, dones, infos = evaluation.step(model.predict(obs, deterministic=True)[0])
+        successes += [bool(info["is_success"]) for info, done in zip(infos, dones) if done]
+    rate = float(np.mean(successes))
+    print(f"PandaReach-v0 SAC+HER (12k steps): success {rate:.2f} over {len(successes)} episodes")
+    # measured: 0.83; the random policy: about 0.0
+    assert rate >= 0.6
