@@ -11,7 +11,6 @@ agent left. Its outcome holds the return of every agent (``possible_agents`` ord
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -22,9 +21,8 @@ from benchmarkzoo.evaluation.policies import Policy
 from benchmarkzoo.evaluation.runner import (
     EpisodeOutcome,
     EpisodePlan,
-    _world_mask,
+    Scheduler,
     call_policy,
-    checked_scenario,
     make_task_env,
     refused,
 )
@@ -59,67 +57,53 @@ def run_multiagent_episodes(
     """Play ``plans`` of a ``parallel`` task with ``policy``; outcomes come back in plan order."""
     spec = registration.spec(task.env)
     num_envs = max(1, min(num_envs, len(plans)))
-    generator = split.make_generator()
     env = make_task_env(task, split, backend, num_envs)
     try:
         policy.setup(env, spec)
-        observations, _ = env.reset(seed=0)  # initialises every world; each is reset again below
-        queue = deque(plans)
-        running: list[EpisodePlan | None] = [None] * num_envs
-        hashes: dict[int, str] = {}
+        worlds = Scheduler(env, task, split, plans, policy)
+        observations = worlds.start(list(range(num_envs)), first=True)
         returns = np.zeros((num_envs, env.num_agents), dtype=np.float64)  # (B, N)
-        lengths = [0] * num_envs
+        lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
         outcomes: dict[int, EpisodeOutcome] = {}
-
-        def start(world: int, plan: EpisodePlan) -> Any:
-            scenario = checked_scenario(task, split, generator, plan)
-            hashes[world] = scenario.content_hash
-            seeds: list[int | None] = [None] * num_envs
-            seeds[world] = plan.seed
-            obs, _ = env.reset(seed=seeds, options={"reset_mask": _world_mask(num_envs, [world]), "scenario": scenario})
-            running[world] = plan
-            returns[world] = 0.0
-            lengths[world] = 0
-            policy.start_episodes(np.array([world]), [plan.seed])
-            return obs
-
-        for world in range(num_envs):
-            observations = start(world, queue.popleft())
-        while any(p is not None for p in running):
+        while worlds.active:
             actions = call_policy(policy, observations, env)
             try:
                 observations, rewards, _, _, infos = env.step(actions)
             except Exception as error:  # an action the env cannot take fails the task, whatever raised
                 raise refused(policy, error) from error
+            # Every world at once (elementwise: each world's sum is the same in any batch); idle
+            # worlds' sums are garbage and zeroed when they start an episode.
+            returns += rewards
+            lengths += 1
             ended = ~infos["active"].any(axis=1)  # (B,) worlds with no agent left
-            idle_ended = []
-            for world, plan in enumerate(running):
+            if not ended.any():
+                continue
+            finished, idle_ended = [], []
+            for world in np.flatnonzero(ended).tolist():
+                plan = worlds.running[world]
                 if plan is None:
-                    if ended[world]:
-                        idle_ended.append(world)
+                    idle_ended.append(world)
                     continue
-                returns[world] += rewards[world]
-                lengths[world] += 1
-                if not ended[world]:
-                    continue
+                worlds.finish(world)
+                finished.append(world)
                 metrics = _end_metrics(infos, world)
                 success = bool(metrics["cooperative_success"]) if "cooperative_success" in metrics else None
                 outcome = EpisodeOutcome(
-                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed, scenario_hash=hashes[world],
-                    episode_return=returns[world].tolist(), team_return=float(returns[world].sum()),
-                    length=lengths[world], success=success, metrics=metrics,
+                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed,
+                    scenario_hash=worlds.hashes[world], episode_return=returns[world].tolist(),
+                    team_return=float(returns[world].sum()), length=int(lengths[world]), success=success,
+                    metrics=metrics,
                 )
                 outcomes[plan.index] = outcome
                 if on_episode is not None:
-                    on_episode(outcome, lengths[world])
-                running[world] = None
-                if queue:
-                    observations = start(world, queue.popleft())
-                else:
-                    idle_ended.append(world)
-            if idle_ended and any(p is not None for p in running):
+                    on_episode(outcome, outcome.length)
+            restart = finished[: len(worlds.queue)]
+            idle = [*finished[len(restart):], *idle_ended]
+            if restart or (idle and worlds.active):
                 # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
-                observations, _ = env.reset(options={"reset_mask": _world_mask(num_envs, idle_ended)})
+                observations = worlds.start(restart, idle)
+                returns[restart] = 0.0
+                lengths[restart] = 0
     finally:
         env.close()
     return [outcomes[p.index] for p in plans]

@@ -2,7 +2,9 @@
 
 Episodes can be spread over worker processes or Ray workers: a task's episodes are cut into
 shares, each share plays on its own native (or sync/async) vector env, and outcomes are merged
-by episode index, so the file is the same for any number of workers or shares.
+by episode index, so the file is the same for any number of workers or shares. One pool of
+worker processes serves the whole suite, and the shares of every task are queued up front (in
+task order), so workers move on to the next task while the last shares of a task finish.
 
 The results file is written atomically after each task, at most every ``save_every`` seconds
 while a task runs (its finished episodes under status ``incomplete``), and on the way out of an
@@ -15,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +37,34 @@ from benchmarkzoo.evaluation.results import (
 )
 from benchmarkzoo.evaluation.runner import BACKENDS, EpisodeOutcome, EpisodePlan, plan_episodes, run_episodes
 from benchmarkzoo.evaluation.suites import Suite, Task, load_suite
-from benchmarkzoo.scenario_sets import load_set
+from benchmarkzoo.scenario_sets import Split, load_set, set_path
 
 #: Called as each episode finishes: (task id, outcome, steps it took).
 EpisodeCallback = Callable[[str, EpisodeOutcome, int], None]
-#: Shares per worker: enough that a slow share does not hold up the others, few enough to keep setup cheap.
-SHARES_PER_WORKER = 4
+#: Shares per worker and task: few, since each share pays for its env and its own tail of idle
+#: worlds; tasks are queued back to back, so workers stay busy without finer shares.
+SHARES_PER_WORKER = 2
 
 
 class ResumeError(BenchmarkZooError, ValueError):
     """``--resume`` given a file of another run (suite, policy, seed or episodes differ)."""
+
+
+#: Splits loaded by this process (the main one, or a worker), keyed by set and the file's path, mtime, size:
+#: parsing a set's YAML costs tens of milliseconds, and a worker plays many shares of one task.
+_SPLITS: dict[tuple, Split] = {}
+
+
+def _split_of(task: Task) -> Split:
+    path = set_path(task.scenario_set)
+    stat = path.stat()
+    key = (task.scenario_set, task.split, str(path), stat.st_mtime_ns, stat.st_size)
+    split = _SPLITS.get(key)
+    if split is None:
+        if len(_SPLITS) >= 64:
+            _SPLITS.clear()
+        split = _SPLITS[key] = load_set(task.scenario_set).split(task.split)
+    return split
 
 
 def _run_share(
@@ -51,8 +72,7 @@ def _run_share(
 ) -> tuple[list[EpisodeOutcome], str | None]:
     """A worker's share of a task (top-level, so it pickles); a task failure comes back as its message."""
     try:
-        split = load_set(task.scenario_set).split(task.split)
-        return run_episodes(task, split, plans, load_policy(policy_spec), backend, num_envs), None
+        return run_episodes(task, _split_of(task), plans, load_policy(policy_spec), backend, num_envs), None
     except BenchmarkZooError as failure:
         return [], str(failure)
 
@@ -71,48 +91,102 @@ def _episode_record(outcome: EpisodeOutcome) -> Episode:
     )
 
 
-def _play_processes(task, plans, policy_spec, backend, num_envs, workers, record) -> None:
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        pending = {pool.submit(_run_share, task, share, policy_spec, backend, num_envs)
-                   for share in split_shares(plans, workers, num_envs)}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                outcomes, error = future.result()
-                if error is not None:
-                    raise BenchmarkZooError(error)
-                for outcome in outcomes:
-                    record(outcome, outcome.length)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+@dataclass
+class _Queued:
+    task: Task
+    indices: list[int]
+    handles: list[Any] = field(default_factory=list)
 
 
-def _play_ray(task, plans, policy_spec, num_envs, workers, ray_address, record) -> None:
-    """Shares of ``plans`` as Ray tasks, each on the native backend; ``ray_address`` reaches a cluster."""
-    try:
-        import ray
-    except ImportError as error:
-        from benchmarkzoo.core.errors import MissingExtraError
+class Dispatcher:
+    """Plays shares of tasks on worker processes or Ray workers, kept for a whole run.
 
-        raise MissingExtraError("--backend ray needs Ray: pip install 'benchmarkzoo[rllib]'.") from error
-    if not ray.is_initialized():
-        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    parallel = workers if workers > 1 else max(1, int(ray.cluster_resources().get("CPU", 1)))
-    remote = ray.remote(num_cpus=1)(_run_share)
-    pending = [remote.remote(task, share, policy_spec, "native", num_envs)
-               for share in split_shares(plans, parallel, num_envs)]
-    try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            outcomes, error = ray.get(done[0])
-            if error is not None:
-                raise BenchmarkZooError(error)
-            for outcome in outcomes:
-                record(outcome, outcome.length)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+    The pool (or Ray) starts at the first share. :meth:`queue` submits a task's shares ahead of
+    time; :meth:`play` collects them (submitting them first if they were not queued).
+    """
+
+    def __init__(self, policy_spec: str, backend: str, num_envs: int, workers: int, ray_address: str | None = None):
+        self.policy_spec, self.backend, self.num_envs = policy_spec, backend, num_envs
+        self.workers, self.ray_address = workers, ray_address
+        self._pool: ProcessPoolExecutor | None = None
+        self._ray: Any = None
+        self._remote: Any = None
+        self.parallel = workers
+        self._queued: dict[str, _Queued] = {}
+
+    def _start(self) -> None:
+        if self._pool is not None or self._remote is not None:
+            return
+        if self.backend != "ray":
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            return
+        try:
+            import ray
+        except ImportError as error:
+            from benchmarkzoo.core.errors import MissingExtraError
+
+            raise MissingExtraError("--backend ray needs Ray: pip install 'benchmarkzoo[rllib]'.") from error
+        if not ray.is_initialized():
+            ray.init(address=self.ray_address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        self._ray = ray
+        self.parallel = self.workers if self.workers > 1 else max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._remote = ray.remote(num_cpus=1)(_run_share)
+
+    def _submit(self, task: Task, share: list[EpisodePlan]) -> Any:
+        if self._pool is not None:
+            return self._pool.submit(_run_share, task, share, self.policy_spec, self.backend, self.num_envs)
+        return self._remote.remote(task, share, self.policy_spec, "native", self.num_envs)
+
+    def _cancel(self, handles: list[Any]) -> None:
+        for handle in handles:
+            if self._pool is not None:
+                handle.cancel()
+            else:
+                self._ray.cancel(handle, force=True)
+
+    def queue(self, task: Task, plans: list[EpisodePlan]) -> None:
+        """Submit ``plans`` of ``task`` now, to be collected by :meth:`play`."""
+        self._start()
+        old = self._queued.pop(task.id, None)
+        if old is not None:
+            self._cancel(old.handles)
+        queued = self._queued[task.id] = _Queued(task, [p.index for p in plans])
+        queued.handles = [self._submit(task, share) for share in split_shares(plans, self.parallel, self.num_envs)]
+
+    def queued(self, task_id: str) -> bool:
+        return task_id in self._queued
+
+    def play(self, task: Task, plans: list[EpisodePlan], record: Callable[[EpisodeOutcome, int], None]) -> None:
+        """Play ``plans`` of ``task``, recording each outcome; a task failure is raised."""
+        queued = self._queued.get(task.id)
+        if queued is None or queued.task != task or queued.indices != [p.index for p in plans]:
+            self.queue(task, plans)
+        pending = self._queued.pop(task.id).handles
+        try:
+            while pending:
+                if self._pool is not None:
+                    done, rest = wait(pending, return_when=FIRST_COMPLETED)
+                    pending = [h for h in pending if h in rest]
+                    results = [h.result() for h in done]
+                else:
+                    done, pending = self._ray.wait(pending, num_returns=1)
+                    results = [self._ray.get(done[0])]
+                for outcomes, error in results:
+                    if error is not None:
+                        raise BenchmarkZooError(error)
+                    for outcome in outcomes:
+                        record(outcome, outcome.length)
+        finally:
+            self._cancel(pending)
+
+    def close(self, wait_workers: bool = True) -> None:
+        """Cancel what is still queued and stop the worker processes (Ray itself is left running)."""
+        for queued in self._queued.values():
+            self._cancel(queued.handles)
+        self._queued.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait_workers, cancel_futures=True)
+            self._pool = None
 
 
 def check_task(task: Task) -> None:
@@ -133,6 +207,7 @@ def run_task(
     task: Task, policy_spec: str, *, backend: str = "native", num_envs: int = 8, workers: int = 1,
     seed: int = 0, on_episode: EpisodeCallback | None = None, done: list[Episode] | None = None,
     on_progress: Callable[[Callable[[], TaskResult]], None] | None = None, ray_address: str | None = None,
+    dispatcher: Dispatcher | None = None,
 ) -> TaskResult:
     """Play one task; a policy or env failure is recorded in the result, not raised.
 
@@ -140,12 +215,14 @@ def run_task(
         done: episodes already played (by a previous, interrupted run): only the others are played.
         on_progress: called after each finished episode (and on an interruption) with a function
             that builds the task's ``incomplete`` result so far; the caller decides when to build it.
+        dispatcher: the worker pool (or Ray) of the whole run, for ``workers > 1`` or ``ray``;
+            ``None``: one is started for this task and stopped after it.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}.")
     started = time.perf_counter()
     spec = registration.spec(task.env)
-    split = load_set(task.scenario_set).split(task.split)
+    split = _split_of(task)
     plans = plan_episodes(task, seed, list(split.seeds))
     references = None
     if task.references is not None:
@@ -170,17 +247,21 @@ def run_task(
             on_progress(lambda: result("incomplete"))
 
     error = None
+    own = None
     try:
         if not todo:
             pass
-        elif backend == "ray":
-            _play_ray(task, todo, policy_spec, num_envs, workers, ray_address, record)
-        elif workers <= 1:
+        elif backend != "ray" and workers <= 1:
             run_episodes(task, split, todo, load_policy(policy_spec), backend, num_envs, record)
         else:
-            _play_processes(task, todo, policy_spec, backend, num_envs, workers, record)
+            if dispatcher is None:
+                dispatcher = own = Dispatcher(policy_spec, backend, num_envs, workers, ray_address)
+            dispatcher.play(task, todo, record)
     except BenchmarkZooError as failure:
         error = str(failure)
+    finally:
+        if own is not None:
+            own.close(wait_workers=error is None)
     fronts = None if error else pareto_fronts(task, split, [p.scenario_seed for p in plans])
     done_result = result("failed" if error else "ok", error, fronts)
     return done_result.model_copy(update={"aggregates": aggregates_of(done_result)})
@@ -209,7 +290,7 @@ def _done_episodes(task: Task, previous: TaskResult | None, seed: int) -> list[E
     """The episodes of ``previous`` that belong to ``task``'s protocol (a failed task is played again)."""
     if previous is None or previous.status == "failed":
         return []
-    split = load_set(task.scenario_set).split(task.split)
+    split = _split_of(task)
     plans = plan_episodes(task, seed, list(split.seeds))
     for episode in previous.episodes:
         if episode.index >= len(plans) or (episode.seed, episode.scenario_seed) != (
@@ -253,6 +334,28 @@ def evaluate(
     )
     current: dict[str, Any] = {"build": None}
     last_write = [time.perf_counter()]
+    tasks = [t if episodes is None else t.model_copy(update={"episodes": episodes}) for t in suite.tasks]
+    dispatcher = None
+    if backend == "ray" or workers > 1:
+        dispatcher = Dispatcher(policy_spec, backend, num_envs, workers, ray_address)
+
+    def queue_ahead(start: int) -> None:
+        """Queue the shares of tasks ``start``.. on the workers, so no worker waits between tasks."""
+        for later in tasks[start:]:
+            if dispatcher.queued(later.id):
+                continue
+            try:
+                prior = previous.get(later.id)
+                done = _done_episodes(later, prior, seed)
+                if prior is not None and prior.status == "ok" and len(done) == later.episodes:
+                    continue
+                split = _split_of(later)
+                finished = {e.index for e in done}
+                todo = [p for p in plan_episodes(later, seed, list(split.seeds)) if p.index not in finished]
+                if todo:
+                    dispatcher.queue(later, todo)
+            except BenchmarkZooError:
+                return  # raised again, or recorded, when the loop reaches this task
 
     def write(final: bool = False) -> None:
         if out is None:
@@ -269,28 +372,34 @@ def evaluate(
         if time.perf_counter() - last_write[0] >= save_every:
             write()
 
+    finished_ok = False
     try:
-        for task in suite.tasks:
-            if episodes is not None:
-                task = task.model_copy(update={"episodes": episodes})
+        for position, task in enumerate(tasks):
             prior = previous.get(task.id)
             done = _done_episodes(task, prior, seed)
             if prior is not None and prior.status == "ok" and len(done) == task.episodes:
                 result = prior  # finished before the interruption: nothing to play
             else:
                 current["build"] = None
+                if dispatcher is not None:
+                    queue_ahead(position)
                 result = run_task(
                     task, policy_spec, backend=backend, num_envs=num_envs, workers=workers, seed=seed,
                     on_episode=on_episode, done=done, on_progress=on_progress, ray_address=ray_address,
+                    dispatcher=dispatcher,
                 )
             current["build"] = None
             results.tasks.append(result)
             if on_task:
                 on_task(result)
             write()
+        finished_ok = True
     except BaseException:
         write()  # Ctrl-C or a crash: keep every finished episode for --resume
         raise
+    finally:
+        if dispatcher is not None:
+            dispatcher.close(wait_workers=finished_ok)
     wall = time.perf_counter() - started
     steps = sum(t.steps for t in results.tasks)
     results.provenance.wall_time_s = wall
@@ -302,4 +411,4 @@ def evaluate(
     return results
 
 
-__all__ = ["ResumeError", "evaluate", "run_task", "split_shares"]
+__all__ = ["Dispatcher", "ResumeError", "evaluate", "run_task", "split_shares"]

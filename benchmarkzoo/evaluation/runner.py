@@ -2,16 +2,18 @@
 
 Episode ``k`` of task ``t`` is seeded with ``derive_seed(protocol_seed, t, k)`` and plays the
 scenario of the ``k``-th seed of the task's split (cycling if there are more episodes than
-scenarios). Worlds run with autoreset DISABLED and are reset one episode at a time, so an
-episode's outcome depends on its seed and scenario alone: not on the world it ran in, the
-number of worlds, the backend, or what ran beside it.
+scenarios). Worlds run with autoreset DISABLED; a world that finishes an episode is reset with
+the next episode's seed and scenario (worlds finishing on the same step share one ``reset`` call
+per scenario), so an episode's outcome depends on its seed and scenario alone: not on the world
+it ran in, the number of worlds, the backend, or what ran beside it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -94,12 +96,6 @@ def make_task_env(task: Task, split: Split, backend: str, num_envs: int) -> gym.
     )
 
 
-def _world_mask(num_envs: int, worlds: list[int]) -> np.ndarray:
-    mask = np.zeros(num_envs, dtype=bool)
-    mask[worlds] = True
-    return mask
-
-
 def _describe(actions: Any) -> str:
     """A short, one-line description of what a policy returned (for error messages)."""
     array = np.asarray(actions, dtype=object) if actions is None else actions
@@ -142,17 +138,116 @@ def _metrics(info: dict[str, Any], world: int) -> tuple[bool | None, dict[str, f
     return success, metrics
 
 
-def checked_scenario(task: Task, split: Split, generator: Any, plan: EpisodePlan) -> Any:
-    """The scenario ``plan`` plays, refused unless its hash is the one the scenario set records."""
-    scenario = generator.sample(plan.scenario_seed)
-    expected = split.hashes.get(plan.scenario_seed)
-    if expected != scenario.content_hash:
-        raise ScenarioSetError(
-            f"{task.scenario_set}/{task.split}: seed {plan.scenario_seed} now generates "
-            f"{scenario.content_hash[:12]}, the set records {str(expected)[:12]}. "
-            "Run `benchmarkzoo scenarios verify`."
-        )
-    return scenario
+#: Scenarios kept per process, keyed by (generator, kwargs, seed): each is generated and hashed once,
+#: not once per episode (a task of 1,000 episodes over a split of 100 seeds plays each ten times).
+_SCENARIOS: dict[tuple[str, str, int], tuple[Any, str]] = {}
+_SCENARIOS_LIMIT = 4096
+
+
+def clear_scenario_cache() -> None:
+    """Forget this process's generated scenarios (benchmarks time a cold start with it)."""
+    _SCENARIOS.clear()
+
+
+def _kwargs_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=lambda v: dict(v) if isinstance(v, Mapping) else repr(v))
+
+
+class ScenarioSource:
+    """The scenarios a task's episodes play, each refused unless its hash is the one the set records.
+
+    A scenario is generated (and hashed) once per process and seed, then reused: the recorded
+    hash is still compared for every episode. Envs copy a scenario into their state and never
+    modify it (checked by the tests).
+    """
+
+    def __init__(self, task: Task, split: Split):
+        self._task, self._split = task, split
+        self._key = (split.generator, _kwargs_key(dict(split.kwargs)))
+        self._generator: Any = None
+
+    def get(self, scenario_seed: int) -> tuple[Any, str]:
+        """``(scenario, content_hash)`` of ``scenario_seed``."""
+        key = (*self._key, scenario_seed)
+        found = _SCENARIOS.get(key)
+        if found is None:
+            if self._generator is None:
+                self._generator = self._split.make_generator()
+            scenario = self._generator.sample(scenario_seed)
+            found = (scenario, scenario.content_hash)
+            if len(_SCENARIOS) >= _SCENARIOS_LIMIT:
+                del _SCENARIOS[next(iter(_SCENARIOS))]
+            _SCENARIOS[key] = found
+        expected = self._split.hashes.get(scenario_seed)
+        if expected != found[1]:
+            raise ScenarioSetError(
+                f"{self._task.scenario_set}/{self._task.split}: seed {scenario_seed} now generates "
+                f"{found[1][:12]}, the set records {str(expected)[:12]}. "
+                "Run `benchmarkzoo scenarios verify`."
+            )
+        return found
+
+
+class Scheduler:
+    """Which planned episode each world plays, and the resets that start them.
+
+    Worlds that start episodes on the same step are reset together, one ``reset`` call per
+    distinct scenario (the native envs take one ``scenario`` per call); worlds left idle at the
+    end of the plan are reset in the same call, or in one call of their own, with a scenario
+    already at hand (an idle world's outputs are ignored, so which one does not matter).
+    """
+
+    def __init__(self, env: Any, task: Task, split: Split, plans: list[EpisodePlan], policy: Policy):
+        self.env, self.policy = env, policy
+        self.num_envs = env.num_envs
+        self.scenarios = ScenarioSource(task, split)
+        self.queue = deque(plans)
+        self.running: list[EpisodePlan | None] = [None] * self.num_envs
+        self.hashes: list[str | None] = [None] * self.num_envs
+        self.active = 0  # worlds playing an episode
+        self._idle_scenario: Any = None
+
+    def start(self, worlds: list[int], idle: list[int] = (), first: bool = False) -> Any:
+        """Start the next planned episodes on ``worlds`` (ascending) and reset ``idle`` worlds; the observations."""
+        groups: dict[int, list[int]] = {}
+        seeds: list[int | None] = [None] * self.num_envs
+        for world in worlds:
+            plan = self.queue.popleft()
+            self.running[world] = plan
+            seeds[world] = plan.seed
+            groups.setdefault(plan.scenario_seed, []).append(world)
+        self.active += len(worlds)
+        observations = None
+        for n, (scenario_seed, group) in enumerate(groups.items()):
+            scenario, digest = self.scenarios.get(scenario_seed)
+            for world in group:
+                self.hashes[world] = digest
+            self._idle_scenario = scenario
+            if first and n == 0:  # the first reset must reset every world: all are seeded, one scenario
+                observations, _ = self.env.reset(seed=seeds, options={"scenario": scenario})
+                continue
+            mask = np.zeros(self.num_envs, dtype=bool)
+            mask[group] = True
+            if n == 0 and len(idle):
+                mask[idle] = True
+            group_seeds: list[int | None] = [None] * self.num_envs
+            for world in group:
+                group_seeds[world] = seeds[world]
+            observations, _ = self.env.reset(seed=group_seeds, options={"reset_mask": mask, "scenario": scenario})
+        if not groups and len(idle):
+            mask = np.zeros(self.num_envs, dtype=bool)
+            mask[idle] = True
+            observations, _ = self.env.reset(options={"reset_mask": mask, "scenario": self._idle_scenario})
+        if worlds:
+            self.policy.start_episodes(np.asarray(worlds), [seeds[w] for w in worlds])
+        return observations
+
+    def finish(self, world: int) -> EpisodePlan:
+        """World ``world``'s episode is over: its plan."""
+        plan = self.running[world]
+        self.running[world] = None
+        self.active -= 1
+        return plan
 
 
 def call_policy(policy: Policy, observations: Any, env: Any) -> Any:
@@ -192,38 +287,20 @@ def run_episodes(
 
         return run_multiagent_episodes(task, split, plans, policy, backend, num_envs, on_episode)
     num_envs = max(1, min(num_envs, len(plans)))
-    generator = split.make_generator()
     env = make_task_env(task, split, backend, num_envs)
     failed = True
     try:
         policy.setup(env, spec)
-        observations, _ = env.reset(seed=0)  # initialises every world; each is reset again below
-        queue = deque(plans)
-        running: list[EpisodePlan | None] = [None] * num_envs
-        hashes: dict[int, str] = {}
+        worlds = Scheduler(env, task, split, plans, policy)
+        observations = worlds.start(list(range(num_envs)), first=True)
         returns: np.ndarray | None = None  # (B,) or (B, k), in the rewards' dtype, allocated at the first step
         lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
         outcomes: dict[int, EpisodeOutcome] = {}
-
-        def start(world: int, plan: EpisodePlan) -> Any:
-            scenario = checked_scenario(task, split, generator, plan)
-            hashes[world] = scenario.content_hash
-            seeds: list[int | None] = [None] * num_envs
-            seeds[world] = plan.seed
-            obs, _ = env.reset(seed=seeds, options={"reset_mask": _world_mask(num_envs, [world]), "scenario": scenario})
-            running[world] = plan
-            if returns is not None:
-                returns[world] = 0
-            lengths[world] = 0
-            policy.start_episodes(np.array([world]), [plan.seed])
-            return obs
-
-        for world in range(num_envs):
-            observations = start(world, queue.popleft())
-        while any(p is not None for p in running):
+        check = backend != "native"
+        while worlds.active:
             actions = call_policy(policy, observations, env)
             try:
-                if backend != "native":
+                if check:
                     _check_batch(env, actions)
                 observations, rewards, terminations, truncations, infos = env.step(actions)
             except Exception as error:  # an action the env cannot take fails the task, whatever raised
@@ -235,30 +312,34 @@ def run_episodes(
                 returns = np.zeros_like(rewards)
             returns += rewards
             lengths += 1
-            idle_ended = []
-            for world in np.flatnonzero(np.logical_or(terminations, truncations)).tolist():
-                plan = running[world]
+            ended = np.logical_or(terminations, truncations)
+            if not ended.any():
+                continue
+            finished, idle_ended = [], []
+            for world in np.flatnonzero(ended).tolist():
+                plan = worlds.running[world]
                 if plan is None:
                     idle_ended.append(world)
                     continue
+                worlds.finish(world)
+                finished.append(world)
                 success, metrics = _metrics(infos, world)
                 ret = returns[world]
                 outcome = EpisodeOutcome(
-                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed, scenario_hash=hashes[world],
-                    episode_return=ret.tolist() if ret.ndim else float(ret),
+                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed,
+                    scenario_hash=worlds.hashes[world], episode_return=ret.tolist() if ret.ndim else float(ret),
                     length=int(lengths[world]), success=success, metrics=metrics,
                 )
                 outcomes[plan.index] = outcome
                 if on_episode is not None:
-                    on_episode(outcome, int(lengths[world]))
-                running[world] = None
-                if queue:
-                    observations = start(world, queue.popleft())
-                else:
-                    idle_ended.append(world)
-            if idle_ended and any(p is not None for p in running):
+                    on_episode(outcome, outcome.length)
+            restart = finished[: len(worlds.queue)]
+            idle = [*finished[len(restart):], *idle_ended]
+            if restart or (idle and worlds.active):
                 # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
-                observations, _ = env.reset(options={"reset_mask": _world_mask(num_envs, idle_ended)})
+                observations = worlds.start(restart, idle)
+                returns[restart] = 0
+                lengths[restart] = 0
         failed = False
     finally:
         # After a failure an async env may have lost workers or hold a half-sent step: terminate it.
