@@ -28,50 +28,29 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_maze import cpu_model, fmt_rate
+from _timing import (
+    POOL_ROWS,
+    add_timing_args,
+    calibrate,
+    fmt_rate,
+    header,
+    parallel_action_pool,
+    target_seconds,
+    time_parallel_agents,
+    time_vector_agents,
+)
 
 from benchmarkzoo.envs.multiagent.mapf.env import MapfEnv
 from benchmarkzoo.envs.multiagent.mapf.generator import ObstacleMapGenerator
 from benchmarkzoo.envs.multiagent.mapf.vector_env import MapfVectorEnv
 
-POOL = 256
 #: pogema 1.4.0 from /work/shared/peers.md: agent-steps/s (own venv, not measured in this run).
 POGEMA_REFERENCE = {"64 agents, 32x32": 211e3, "256 agents, 64x64": 213e3}
-
-
-def run_parallel(env: Any, pool: list[dict[str, Any]], count: int) -> tuple[float, int]:
-    """Seconds and agent-steps of ``count`` ParallelEnv steps with pooled action dicts."""
-    step, reset = env.step, env.reset
-    agent_steps = 0
-    start = time.perf_counter()
-    for t in range(count):
-        actions = pool[t % POOL]
-        live = env.agents
-        agent_steps += len(live)
-        step({agent: actions[agent] for agent in live})
-        if not env.agents:
-            reset()
-    return time.perf_counter() - start, agent_steps
-
-
-def run_vector(env: MapfVectorEnv, pool: np.ndarray, count: int) -> tuple[float, int]:
-    step = env.step
-    agent_steps = 0
-    start = time.perf_counter()
-    for t in range(count):
-        agent_steps += int(env.active.sum())
-        step(pool[t % POOL])
-    return time.perf_counter() - start, agent_steps
 
 
 def measure(make: Callable[[], Any], vector: bool, seconds: float, runs: int, seed: int = 0) -> float:
@@ -80,26 +59,17 @@ def measure(make: Callable[[], Any], vector: bool, seconds: float, runs: int, se
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     if vector:
-        pool = rng.integers(0, 5, size=(POOL, env.num_envs, env.num_agents))
+        pool = rng.integers(0, 5, size=(POOL_ROWS, env.num_envs, env.num_agents))
 
         def run(count: int) -> tuple[float, int]:
-            return run_vector(env, pool, count)
+            return time_vector_agents(env, pool, count)
     else:
-        spaces = {agent: env.action_space(agent) for agent in env.possible_agents}
-        for i, space in enumerate(spaces.values()):
-            space.seed(seed + i)
-        dicts = [{agent: space.sample() for agent, space in spaces.items()} for _ in range(POOL)]
+        dicts = parallel_action_pool(env, seed)
 
         def run(count: int) -> tuple[float, int]:
-            return run_parallel(env, dicts, count)
+            return time_parallel_agents(env, dicts, count)
 
-    count = 4
-    while True:
-        elapsed, _ = run(count)
-        if elapsed > 0.05 * seconds or count >= 1 << 22:
-            break
-        count *= 4
-    count = max(4, int(count * seconds / elapsed))
+    count = calibrate(lambda n: run(n)[0], seconds, start=4, limit=1 << 22)
     rates = []
     for _ in range(runs):
         elapsed, agent_steps = run(count)
@@ -117,26 +87,16 @@ def mpe2_maker(n: int) -> Callable[[], Any] | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import platform
-
     import gymnasium
     import pettingzoo
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smoke run: short timings")
-    parser.add_argument("--seconds", type=float, default=None, help="target seconds per timed run (1.0; quick 0.05)")
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per configuration; the median is reported")
+    add_timing_args(parser, "smoke run: short timings")
     args = parser.parse_args(argv)
-    seconds = args.seconds if args.seconds is not None else (0.05 if args.quick else 1.0)
+    seconds = target_seconds(args)
 
-    print("# MAPF-v0 throughput (agent-steps/s)")
-    print()
-    print(f"- machine: {cpu_model()}, {platform.system()} {platform.release()}")
-    print(
-        f"- python {platform.python_version()}, numpy {np.__version__}, gymnasium {gymnasium.__version__}, "
-        f"pettingzoo {pettingzoo.__version__}"
-    )
-    print(f"- command: {' '.join([os.path.basename(sys.executable), *sys.argv])}")
+    versions = {"numpy": np.__version__, "gymnasium": gymnasium.__version__, "pettingzoo": pettingzoo.__version__}
+    print(header("MAPF-v0 throughput (agent-steps/s)", versions, date=False))
     print(
         f"- method: median of {args.runs} runs of ~{seconds:g} s; random actions drawn before the loop; resets included"
     )

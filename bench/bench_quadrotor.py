@@ -29,17 +29,22 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
-import statistics
-import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from _timing import (
+    POOL_ROWS,
+    add_timing_args,
+    calibrated_median,
+    fmt_rate,
+    header,
+    method_lines,
+    target_seconds,
+    time_single,
+    time_vector,
+)
 from gymnasium import spaces
 
 import benchmarkzoo
@@ -50,35 +55,12 @@ CARTPOLE = "CartPole-v1"
 VECTOR_SIZES = (1, 64, 1024, 4096)
 QUICK_VECTOR_SIZES = (1, 64, 1024)
 SYNC_SIZE = 64
-POOL_ROWS = 256  # pre-drawn action rows cycled by vector loops
 NEAR_HOVER = -0.1  # about the hover command of the default vehicles (thrust-to-weight ~2.15)
 
 
-def cpu_model() -> str:
-    """The CPU model name (Linux ``/proc/cpuinfo``, else ``platform.processor()``) and core count."""
-    name = ""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    name = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{name or platform.processor() or 'unknown'} ({os.cpu_count()} logical cores)"
-
-
-def header() -> str:
-    lines = [
-        "# Quadrotor-v0 vs Pendulum-v1 and CartPole-v1 throughput",
-        "",
-        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- machine: {cpu_model()}, {platform.system()} {platform.release()}",
-        f"- python {platform.python_version()}, numpy {np.__version__}, gymnasium {gym.__version__}, "
-        f"benchmarkzoo {benchmarkzoo.__version__}",
-        f"- command: {' '.join([os.path.basename(sys.executable), *sys.argv])}",
-    ]
-    return "\n".join(lines)
+def quadrotor_header() -> str:
+    versions = {"numpy": np.__version__, "gymnasium": gym.__version__, "benchmarkzoo": benchmarkzoo.__version__}
+    return header("Quadrotor-v0 vs Pendulum-v1 and CartPole-v1 throughput", versions)
 
 
 # ---- actions ------------------------------------------------------------------------------------
@@ -96,29 +78,6 @@ def draw(space: spaces.Space, rng: np.random.Generator, count: int, centre: floa
     else:
         values = rng.uniform(space.low, space.high, size=(count, *space.shape))
     return np.clip(values, space.low, space.high).astype(space.dtype)
-
-
-# ---- timed loops ------------------------------------------------------------------------------
-
-
-def time_single(env: gym.Env, actions: list[Any]) -> float:
-    """Seconds to take ``actions`` in ``env``, resetting whenever an episode ends."""
-    step, reset = env.step, env.reset
-    start = time.perf_counter()
-    for action in actions:
-        _, _, terminated, truncated, _ = step(action)
-        if terminated or truncated:
-            reset()
-    return time.perf_counter() - start
-
-
-def time_vector(env: Any, rows: list[np.ndarray]) -> float:
-    """Seconds to step the vector ``env`` once per row of ``rows`` (autoreset does the resets)."""
-    step = env.step
-    start = time.perf_counter()
-    for row in rows:
-        step(row)
-    return time.perf_counter() - start
 
 
 def measure(
@@ -152,28 +111,12 @@ def measure(
 
         per_step = num_envs
 
-    # Calibrate: grow a warm-up run until it takes a measurable time, then size the runs.
-    count = 16
-    while True:
-        elapsed = run(count)
-        if elapsed > 0.05 * seconds or count >= 1 << 24:
-            break
-        count *= 4
-    count = max(16, int(count * seconds / elapsed))
-    rates = [count * per_step / run(count) for _ in range(runs)]
+    rate = calibrated_median(run, per_step, seconds, runs)
     env.close()
-    return statistics.median(rates)
+    return rate
 
 
 # ---- the table ----------------------------------------------------------------------------------
-
-
-def fmt_rate(rate: float) -> str:
-    if rate >= 1e6:
-        return f"{rate / 1e6:.2f}M"
-    if rate >= 1e3:
-        return f"{rate / 1e3:.1f}k"
-    return f"{rate:.0f}"
 
 
 def single(env_id: str) -> Callable[[], Any]:
@@ -186,19 +129,16 @@ def vector(env_id: str, n: int, mode: str) -> Callable[[], Any]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="smoke run: short timings, n up to 1024")
-    parser.add_argument("--seconds", type=float, default=None, help="target seconds per timed run (1.0; quick 0.05)")
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per configuration; the median is reported")
+    add_timing_args(parser, "smoke run: short timings, n up to 1024")
     args = parser.parse_args(argv)
-    seconds = args.seconds if args.seconds is not None else (0.05 if args.quick else 1.0)
+    seconds = target_seconds(args)
     sizes = QUICK_VECTOR_SIZES if args.quick else VECTOR_SIZES
 
     def rate(make: Callable[[], Any], num_envs: int | None, centre: float | None = None) -> float:
         return measure(make, num_envs, seconds, args.runs, centre=centre)
 
-    print(header())
-    print(f"- method: median of {args.runs} runs of ~{seconds:g} s each; random actions drawn before the")
-    print("  timed loop; resets included (single env: reset() on episode end; vector: autoreset)")
+    print(quadrotor_header())
+    print(method_lines(args.runs, seconds))
     print()
     print(f"| configuration | {QUAD} | {PENDULUM} | {CARTPOLE} | Quadrotor / Pendulum | Quadrotor / CartPole |")
     print("|---|---:|---:|---:|---:|---:|")
