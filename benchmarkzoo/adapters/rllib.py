@@ -110,6 +110,11 @@ class ParallelToMultiAgentEnv(MultiAgentEnv):
     agent is left: ``truncateds`` when the time limit ended the episode (some agent truncated on
     the last step), ``terminateds`` otherwise.
 
+    ``agents`` after a step lists the agents of that step's dicts, those that just left included:
+    RLlib's env checker (run by its ``MultiAgentEnvRunner`` on every new env) requires every key
+    of a step's dicts to be in ``env.agents``. RLlib acts only for agents whose last flag was
+    False, so a departed agent is never sent an action; the next step drops it from ``agents``.
+
     Args:
         env: the ParallelEnv (``registration.make_parallel``).
         weights: ``(k,)`` weights scalarizing a ``moma`` env's vector rewards, or ``None``.
@@ -140,8 +145,8 @@ class ParallelToMultiAgentEnv(MultiAgentEnv):
         observations, rewards, terminations, truncations, infos = self.par_env.step(action_dict)
         if self.weights is not None:
             rewards = {agent: float(np.dot(r, self.weights)) for agent, r in rewards.items()}
-        self.agents = list(self.par_env.agents)
-        over = not self.agents
+        over = not self.par_env.agents
+        self.agents = [agent for agent in self.possible_agents if agent in observations]  # see the class doc
         terminateds, truncateds = dict(terminations), dict(truncations)
         truncateds["__all__"] = over and any(truncations.values())
         terminateds["__all__"] = over and not truncateds["__all__"]

@@ -161,10 +161,10 @@ def _play(env: ParallelToMultiAgentEnv, seed: int, steps: int, rng: np.random.Ge
         assert set(obs) == set(rewards) == set(infos) == live  # exactly the agents that acted: none departed
         assert set(terms) - {"__all__"} == set(truncs) - {"__all__"} == live
         assert not gone & set(obs)
+        assert set(env.agents) == live  # this step's agents, those that just finished included
         finished = {a for a in live if terms[a] or truncs[a]}
         live -= finished
         gone |= finished
-        assert set(env.agents) == live
         over = terms["__all__"] or truncs["__all__"]
         assert over == (not live)  # "__all__" exactly when every agent is done
         assert not (terms["__all__"] and truncs["__all__"])
@@ -181,7 +181,8 @@ def _play(env: ParallelToMultiAgentEnv, seed: int, steps: int, rng: np.random.Ge
 def test_multiagent_env_gives_observations_only_to_live_agents(env_id, config):
     env = make_env(env_id, EnvContext(config, worker_index=1))
     assert isinstance(env, ParallelToMultiAgentEnv)
-    check_multiagent_environments(env)
+    for _ in range(30):  # RLlib's checker samples unseeded actions: agents sometimes arrive on its one step
+        check_multiagent_environments(env)
     assert env.possible_agents == registration.make_parallel(env_id, **config).possible_agents
     assert set(env.observation_spaces) == set(env.action_spaces) == set(env.possible_agents)
     trace, early = _play(env, 0, 300, np.random.default_rng(0))
@@ -198,14 +199,18 @@ def test_navigation_robots_leave_on_arrival():
     env = make_env(NAV, {"generator_kwargs": {"num_agents": 2, "num_obstacles": 0}, "max_cycles": 60})
     obs, _ = env.reset(seed=0)
     departed: set[str] = set()
+    live = list(env.agents)
     for _ in range(60):
         # holonomic layout: position (0:2), velocity (2:4), goal - position (4:6); a PD controller to the goal
-        actions = {a: np.clip(4.0 * obs[a][4:6] - 2.0 * obs[a][2:4], -1, 1).astype(np.float32) for a in env.agents}
+        actions = {a: np.clip(4.0 * obs[a][4:6] - 2.0 * obs[a][2:4], -1, 1).astype(np.float32) for a in live}
         obs, _, terms, truncs, _ = env.step(actions)
         assert not departed & set(obs)
-        departed |= {a for a in obs if terms[a]}
-        if departed and env.agents:
-            assert set(env.agents) == set(env.possible_agents) - departed
+        arrived = {a for a in obs if terms[a]}
+        # env.agents holds this step's agents, the arrivals included (RLlib's checker requires it)
+        assert env.agents == [a for a in env.possible_agents if a in obs]
+        departed |= arrived
+        live = [a for a in env.agents if a not in arrived]
+        assert set(live) == set(env.possible_agents) - departed
         if terms["__all__"] or truncs["__all__"]:
             break
     assert departed == set(env.possible_agents) and terms["__all__"] and not truncs["__all__"]
