@@ -130,6 +130,28 @@ register(
     scenario_sets=("multiagent/mapf",),
 )
 
+register_generator("mapf/lifelong", f"{_MAPF}.generator:LifelongMapfGenerator")
+
+register(
+    "benchmarkzoo/MAPF-Lifelong-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_MAPF}.lifelong:LifelongMapfEnv",
+    vector_entry_point=f"{_MAPF}.lifelong:LifelongMapfVectorEnv",
+    max_episode_steps=128,
+    kwargs={
+        "generator": "mapf/lifelong",
+        "generator_kwargs": {
+            "base": "mapf/obstacles",
+            "base_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
+            "goals_per_agent": 128,
+        },
+    },
+    description="Lifelong grid MAPF: a new goal on every arrival; throughput (goals per step) by the time limit.",
+    baseline=f"{_MAPF}.baseline:LifelongPlanningPolicy",
+    scenario_sets=("multiagent/mapf-lifelong",),
+)
+
 _PANDA = "benchmarkzoo.envs.robotics.panda"
 
 register_generator("panda/reach", f"{_PANDA}.generator:ReachGenerator")
@@ -296,4 +318,21 @@ register(
     description="Level-based foraging with one objective per food type (per-agent vector rewards).",
     baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
     scenario_sets=("multiagent/mo-foraging",),
+)
+
+_RPS = "benchmarkzoo.envs.multiagent.rps"
+
+register_generator("rps/population", f"{_RPS}.generator:RPSPopulationGenerator")
+
+register(
+    "benchmarkzoo/RPSPopulation-v0",
+    kind="single",
+    family="multiagent",
+    entry_point=f"{_RPS}.env:RPSPopulationEnv",
+    vector_entry_point=f"{_RPS}.vector_env:RPSPopulationVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "rps/population", "generator_kwargs": {"max_noise": 0.1}},
+    description="Repeated rock-paper-scissors against a population of 25 scripted bots (constant to adaptive).",
+    baseline=f"{_RPS}.baseline:PatternMatchingPolicy",
+    scenario_sets=("multiagent/rps-population",),
 )

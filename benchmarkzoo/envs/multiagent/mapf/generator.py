@@ -226,3 +226,101 @@ class MovingAIMapGenerator(MapfGenerator):
 
     def _walls(self, rng: np.random.Generator) -> np.ndarray:
         return self._map.copy()
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class LifelongMapfScenario(MapfScenario):
+    """A lifelong MAPF instance: a :class:`MapfScenario` plus every agent's pre-drawn later goals.
+
+    Attributes:
+        goal_sequence: ``(num_agents, K, 2)`` int64, agent ``k``'s goals after ``goals[k]``, in
+            order. Agent ``k`` cycles through ``goals[k], goal_sequence[k, 0], ...,
+            goal_sequence[k, K - 1]``; its ``K``-th later goal is its last (an agent reaches at
+            most one goal per step, so ``K >= max_cycles`` never runs out; the env insists on it).
+
+    Checked on construction (besides the :class:`MapfScenario` checks): ``K >= 1``, every later
+    goal is a free cell of its agent's start component, and consecutive goals of an agent differ,
+    so an agent never stands on the goal it has just been given. Goals of different agents may
+    coincide (a goal is not an obstacle).
+    """
+
+    kind = "mapf-lifelong"
+
+    goal_sequence: np.ndarray
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        sequence = np.array(self.goal_sequence, dtype=np.int64, copy=True)
+        n = self.num_agents
+        if sequence.ndim != 3 or sequence.shape[0] != n or sequence.shape[1] < 1 or sequence.shape[2] != 2:
+            raise ScenarioError(
+                f"LifelongMapfScenario.goal_sequence must be a (num_agents={n}, K >= 1, 2) int array; "
+                f"got shape {sequence.shape}."
+            )
+        height, width = self.walls.shape
+        rows, cols = sequence[..., 0], sequence[..., 1]
+        inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+        if not inside.all() or self.walls[np.clip(rows, 0, height - 1), np.clip(cols, 0, width - 1)].any():
+            raise ScenarioError(
+                f"LifelongMapfScenario: every later goal must be a free cell inside the {self.shape} map."
+            )
+        label, _ = components(self.walls)
+        flat = rows * width + cols  # (N, K)
+        start_label = label[self.starts[:, 0] * width + self.starts[:, 1]]
+        if (label[flat] != start_label[:, None]).any():
+            raise ScenarioError("LifelongMapfScenario: every later goal must be reachable from its agent's start.")
+        chain = np.concatenate([(self.goals[:, 0] * width + self.goals[:, 1])[:, None], flat], axis=1)
+        if (chain[:, 1:] == chain[:, :-1]).any():
+            raise ScenarioError("LifelongMapfScenario: consecutive goals of an agent must differ.")
+        sequence.setflags(write=False)
+        object.__setattr__(self, "goal_sequence", sequence)
+
+    @property
+    def goals_per_agent(self) -> int:
+        """``K``, the later goals drawn per agent."""
+        return int(self.goal_sequence.shape[1])
+
+
+class LifelongMapfGenerator(MapfGenerator):
+    """Lifelong MAPF instances: a map, starts and first goals from another MAPF generator, then later goals.
+
+    The base generator draws its scenario first (so the map, starts and first goals of seed
+    ``s`` are exactly the base generator's); then, from the same ``rng``, each agent's
+    ``goals_per_agent`` later goals, each uniform among the free cells of its start component
+    other than its previous goal (``goals_per_agent * num_agents`` uniforms, drawn at once).
+
+    Args:
+        base: a registered MAPF generator name (``"mapf/obstacles"``, ``"mapf/maze"``, ``"mapf/movingai"``).
+        base_kwargs: its arguments.
+        goals_per_agent: ``K``, 1..4096, at least the env's ``max_cycles`` (each goal takes a step or more).
+    """
+
+    scenario_type = LifelongMapfScenario
+
+    def __init__(self, base: str = "mapf/obstacles", base_kwargs: dict | None = None, goals_per_agent: int = 128):
+        from benchmarkzoo.registration import make_generator  # the registry imports this module
+
+        self.base = base
+        self.base_kwargs = dict(base_kwargs or {})
+        self._base = make_generator(base, self.base_kwargs)
+        if not isinstance(self._base, MapfGenerator) or isinstance(self._base, LifelongMapfGenerator):
+            raise GeneratorArgumentError(f"base must name a (non-lifelong) MAPF generator; got {base!r}.")
+        self.goals_per_agent = self._check_int_range("goals_per_agent", goals_per_agent, 1, 4096)
+        self.height, self.width, self.num_agents = self._base.height, self._base.width, self._base.num_agents
+
+    def __call__(self, rng: np.random.Generator) -> LifelongMapfScenario:
+        first = self._base(rng)
+        width = first.shape[1]
+        draws = rng.random((self.num_agents, self.goals_per_agent))
+        label, cells = components(first.walls)
+        sequence = np.empty((self.num_agents, self.goals_per_agent, 2), dtype=np.int64)
+        for k in range(self.num_agents):
+            options = np.asarray(cells[int(label[first.starts[k, 0] * width + first.starts[k, 1]])], dtype=np.int64)
+            where = {int(cell): i for i, cell in enumerate(options.tolist())}
+            previous = where[int(first.goals[k, 0] * width + first.goals[k, 1])]
+            for j in range(self.goals_per_agent):
+                pick = int(draws[k, j] * (options.size - 1))  # uniform over the cells other than the previous goal
+                pick += pick >= previous
+                sequence[k, j] = divmod(int(options[pick]), width)
+                previous = pick
+        return LifelongMapfScenario(walls=first.walls, starts=first.starts, goals=first.goals, goal_sequence=sequence)

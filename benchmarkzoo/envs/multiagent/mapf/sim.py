@@ -22,6 +22,10 @@ Rules of a step (every world at once):
    and is removed from the grid at the end of the step, so it no longer blocks anyone (the
    POGEMA "disappear" convention). Every other active agent gets ``step_reward``.
 
+**Lifelong** (``Params.lifelong``, ``benchmarkzoo/MAPF-Lifelong-v0``): rule 3 becomes: an agent
+that now stands on its goal gets ``goal_reward`` and its next goal from its scenario's pre-drawn
+``goal_sequence``; it stays on the grid and is never terminated. Rules 1 and 2 are unchanged.
+
 Arrays are updated in place; the occupancy board (``occupant``) is kept incrementally, not
 rebuilt, so a step costs ``O(B * N)`` plus the observation gather.
 """
@@ -53,6 +57,8 @@ class Params:
         view_radius: each agent sees the ``(2r+1, 2r+1)`` square around itself.
         step_reward: reward of an active agent on a step it does not arrive.
         goal_reward: reward of the step an agent arrives at its goal.
+        lifelong: arrived agents get their next goal and stay, instead of leaving the grid.
+        goals_per_agent: ``K``, later goals per agent in a lifelong scenario (``0`` otherwise).
     """
 
     height: int
@@ -61,6 +67,8 @@ class Params:
     view_radius: int = 5
     step_reward: float = -0.01
     goal_reward: float = 1.0
+    lifelong: bool = False
+    goals_per_agent: int = 0
 
     @property
     def view_size(self) -> int:
@@ -113,6 +121,8 @@ class State:
         active: ``(B, N)`` bool, the agent is on the grid (has not arrived).
         arrival: ``(B, N)`` int64, the step on which the agent arrived (``1`` = first step), ``-1`` before.
         time: ``(B,)`` int64, steps since each world's load.
+        goal_sequence: ``(B, N, K, 2)`` int64, each agent's later goals (lifelong; ``K = 0`` otherwise).
+        reached: ``(B, N)`` int64, goals each agent has reached since the load (lifelong only).
     """
 
     walls: np.ndarray
@@ -122,6 +132,8 @@ class State:
     active: np.ndarray
     arrival: np.ndarray
     time: np.ndarray
+    goal_sequence: np.ndarray
+    reached: np.ndarray
 
 
 def init_state(params: Params, num_worlds: int) -> State:
@@ -135,6 +147,8 @@ def init_state(params: Params, num_worlds: int) -> State:
         active=np.zeros((num_worlds, n), dtype=bool),
         arrival=np.full((num_worlds, n), -1, dtype=np.int64),
         time=np.zeros(num_worlds, dtype=np.int64),
+        goal_sequence=np.zeros((num_worlds, n, params.goals_per_agent, 2), dtype=np.int64),
+        reached=np.zeros((num_worlds, n), dtype=np.int64),
     )
 
 
@@ -149,6 +163,9 @@ def load(state: State, world: int, scenario: MapfScenario, params: Params) -> No
     state.active[world] = True
     state.arrival[world] = -1
     state.time[world] = 0
+    if params.lifelong:
+        state.goal_sequence[world] = scenario.goal_sequence
+        state.reached[world] = 0
 
 
 @functools.lru_cache(maxsize=64)
@@ -178,7 +195,8 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
 
     Returns:
         rewards: ``(B, N)`` float64, ``0.0`` for agents that were not active.
-        arrived: ``(B, N)`` bool, the agents that arrived (and were removed) on this step.
+        arrived: ``(B, N)`` bool, the agents that arrived (and were removed, or in lifelong mode
+            given their next goal) on this step.
     """
     r, cols = params.view_radius, params.padded_shape[1]
     active = state.active
@@ -215,7 +233,15 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     arrived = active & at_goal
     rewards = np.where(arrived, params.goal_reward, np.where(active, params.step_reward, 0.0))
     state.time += 1
-    if arrived.any():
+    if arrived.any() and params.lifelong:
+        worlds, agents = np.nonzero(arrived)
+        index = np.minimum(state.reached[worlds, agents], params.goals_per_agent - 1)  # clamped: see the scenario
+        state.goal[worlds, agents] = state.goal_sequence[worlds, agents, index]
+        state.reached[worlds, agents] += 1
+        if state.arrival[worlds, agents].min() < 0:  # the first arrival of each agent, as in one-shot MAPF
+            first = state.arrival[worlds, agents] < 0
+            state.arrival[worlds[first], agents[first]] = state.time[worlds[first]]
+    elif arrived.any():
         gone = np.flatnonzero(arrived.ravel())
         occupant[target[gone]] = -1
         active[arrived] = False
@@ -274,3 +300,15 @@ def episode_metrics(state: State) -> dict[str, np.ndarray]:
         "makespan": np.where(everyone, cost.max(axis=1), state.time),
         "sum_of_costs": cost.sum(axis=1),
     }
+
+
+def lifelong_metrics(state: State) -> dict[str, np.ndarray]:
+    """Lifelong episode metrics of every world, as of now (read them when an episode ends).
+
+    Returns:
+        ``goals_reached`` ``(B,)`` int64: goals reached by all agents together;
+        ``throughput`` ``(B,)`` float64: ``goals_reached / time``, goals per step (POGEMA's
+        lifelong throughput); ``0.0`` before the first step.
+    """
+    goals = state.reached.sum(axis=1)
+    return {"goals_reached": goals, "throughput": goals / np.maximum(state.time, 1)}

@@ -41,6 +41,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
     env_id = ENV_ID
+    lifelong = False
 
     def __init__(
         self,
@@ -56,10 +57,16 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     ):
         gen = make_generator(generator, generator_kwargs)
         super().__init__(
-            num_envs, agent_names(gen.num_agents), check_max_cycles(max_cycles), autoreset_mode, render_mode
+            num_envs,
+            agent_names(gen.num_agents),
+            check_max_cycles(max_cycles, self.env_id),
+            autoreset_mode,
+            render_mode,
         )
         self.generator = gen
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
+        self.params = build_params(
+            self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong
+        )
         self.single_observation_space, self.single_action_space = build_spaces(self.params)
         n = self.params.num_agents
         self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
@@ -71,7 +78,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
         if fixed is not None:
-            check_scenario(fixed, self.params)
+            check_scenario(fixed, self.params, self.env_id)
         for i in worlds:
             scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
             self.scenarios[i] = scenario
@@ -79,11 +86,13 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
         return {"is_success": np.zeros((self.num_envs, self.num_agents), dtype=bool)}
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_discrete_agents(ENV_ID, actions, self.single_action_space.n, acting, self.possible_agents)
+        actions = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)
         # worlds truncated on the last step still have agents on the grid: they stay put until reloaded
         rewards, arrived = sim.step(self.sim_state, actions, self.params)
         rewards[~acting] = 0.0
         arrived &= acting
+        if self.lifelong:  # lifelong agents never leave: an arrival is a success, not a termination
+            return rewards, np.zeros_like(arrived), {"is_success": arrived}
         return rewards, arrived, {"is_success": arrived.copy()}
 
     def _observe(self, present: np.ndarray) -> dict[str, np.ndarray]:

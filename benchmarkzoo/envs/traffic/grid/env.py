@@ -191,21 +191,21 @@ class TrafficGridEnv(ParallelEnv):
     ):
         if render_mode is not None:
             raise ValueError(
-                f"{ENV_ID}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
+                f"{self.env_id}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
             )
         check_options(reward, backend)
         self._init_kwargs = dict(
             generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
             min_green=min_green, reward=reward, max_cycles=max_cycles, backend=backend, in_process=in_process,
         )
-        self.generator = make_generator(generator, generator_kwargs)
+        self.generator = self._make_generator(generator, generator_kwargs)
         self.timing = sim.Timing(delta_time, yellow_time, min_green)
         self.reward_kind = reward
         self.max_cycles = check_max_cycles(max_cycles)
         self.backend = backend
         self.in_process = in_process
         self.render_mode = render_mode
-        self.possible_agents, self._observation_space, self._action_space = build_spaces(self.generator)
+        self.possible_agents, self._observation_spaces, self._action_spaces = self._build_spaces()
         self._index = {agent: k for k, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.num_steps = 0
@@ -220,11 +220,25 @@ class TrafficGridEnv(ParallelEnv):
         self._scratch: Path | None = None
         self._finalizer: weakref.finalize | None = None
 
+    # ---- hooks a subclass overrides to play other networks (see benchmarkzoo.envs.traffic.resco) -----
+
+    #: Env id in messages; ``scenario.network`` a scenario needs to be played.
+    env_id: str = ENV_ID
+    network_kind: str = "grid"
+
+    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+        return make_generator(generator, generator_kwargs)
+
+    def _build_spaces(self) -> tuple[list[str], dict[str, spaces.Box], dict[str, spaces.Discrete]]:
+        """Agents and each agent's observation and action space (one shared pair on a grid)."""
+        agents, observation_space, action_space = build_spaces(self.generator)
+        return agents, {a: observation_space for a in agents}, {a: action_space for a in agents}
+
     def observation_space(self, agent: str) -> spaces.Box:
-        return self._observation_space
+        return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_space
+        return self._action_spaces[agent]
 
     # ---- the PettingZoo API --------------------------------------------------------------------
 
@@ -234,8 +248,11 @@ class TrafficGridEnv(ParallelEnv):
         scenario = (options or {}).get("scenario")
         if scenario is None:
             scenario = self.generator(self._rng)
-        elif not isinstance(scenario, TrafficScenario) or scenario.network != "grid":
-            raise ScenarioError(f"{ENV_ID}: options['scenario'] must be a grid TrafficScenario; got {scenario!r:.80}.")
+        elif not isinstance(scenario, TrafficScenario) or scenario.network != self.network_kind:
+            raise ScenarioError(
+                f"{self.env_id}: options['scenario'] must be a {self.network_kind} TrafficScenario; "
+                f"got {scenario!r:.80}."
+            )
         self._start(scenario)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -244,16 +261,16 @@ class TrafficGridEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]):
         if self._measurement is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step() (and after a SUMO failure).")
+            raise ResetNeededError(f"{self.env_id}: call reset() before step() (and after a SUMO failure).")
         if not self.agents:
-            raise ResetNeededError(f"{ENV_ID}: the episode has ended; call reset() to start a new one.")
+            raise ResetNeededError(f"{self.env_id}: the episode has ended; call reset() to start a new one.")
         self._check_agents(actions)
         chosen = np.zeros(len(self.possible_agents), dtype=np.int64)  # (N,)
-        n = self._action_space.n
         for agent in self.agents:
             action = actions[agent]
-            if type(action) is not int or not 0 <= action < n:
-                check_action(ENV_ID, self._action_space, action, who=f"agent {agent!r}")
+            space = self._action_spaces[agent]
+            if type(action) is not int or not 0 <= action < space.n:
+                check_action(self.env_id, space, action, who=f"agent {agent!r}")
             chosen[self._index[agent]] = int(action)
         self._advance(chosen)
         self.num_steps += 1
@@ -278,19 +295,19 @@ class TrafficGridEnv(ParallelEnv):
     def _check_agents(self, actions: Any) -> None:
         if not isinstance(actions, dict):
             raise InvalidAgentError(
-                f"{ENV_ID} expects a dict of actions keyed by agent name ({', '.join(self.agents)}); got "
+                f"{self.env_id} expects a dict of actions keyed by agent name ({', '.join(self.agents)}); got "
                 f"{type(actions).__name__}. Build it as {{agent: action for agent in env.agents}}."
             )
         unknown = [name for name in actions if name not in self._index]
         if unknown:
             raise InvalidAgentError(
-                f"{ENV_ID}: unknown agent {unknown[0]!r} in the action dict; the agents (traffic lights) are "
+                f"{self.env_id}: unknown agent {unknown[0]!r} in the action dict; the agents (traffic lights) are "
                 f"{', '.join(self.agents)}."
             )
         missing = [agent for agent in self.agents if agent not in actions]
         if missing:
             raise InvalidAgentError(
-                f"{ENV_ID}: the action dict has no action for traffic light(s) {', '.join(map(repr, missing))}; "
+                f"{self.env_id}: the action dict has no action for traffic light(s) {', '.join(map(repr, missing))}; "
                 "every agent in env.agents must act (send its current green to keep it)."
             )
 
@@ -315,11 +332,11 @@ class TrafficGridEnv(ParallelEnv):
         routes = write_routes(scenario, self._scratch / "routes.rou.xml")
         if self._runner is None:
             self._runner = make_runner(self.backend, self.in_process, self._scratch)
-        label = f"{ENV_ID} {scenario.label}"
+        label = f"{self.env_id} {scenario.label}"
         layout, measurement = self._runner.start(net, routes, scenario.sumo_seed, self.timing, label, True)
         if list(layout.tls_ids) != self.possible_agents:
             raise ScenarioError(
-                f"{ENV_ID} was made for traffic lights {self.possible_agents}; {scenario.label} has "
+                f"{self.env_id} was made for traffic lights {self.possible_agents}; {scenario.label} has "
                 f"{list(layout.tls_ids)}. Pass a scenario of this env's generator."
             )
         self.scenario, self.layout, self._measurement = scenario, layout, measurement

@@ -1,0 +1,345 @@
+"""The RPS simulator: batched numpy over worlds, shared by the single, vector and self-play forms.
+
+Moves are ``0`` rock, ``1`` paper, ``2`` scissors; ``(m + 1) % 3`` beats ``m``. Every world
+holds two players: player 0 is the learner (``player_0`` in self-play), player 1 the scripted
+bot (``player_1`` in self-play). The state keeps the whole game's statistics for both players
+(move counts, decayed counts, transition counts given the last move, the last pair and the
+last two moves), which the bots and the baseline read; observations show only the last ``K``
+rounds.
+
+Bot randomness never touches a ``numpy.random.Generator``: a bot's ``u`` in round ``t`` is a
+splitmix64 hash of its scenario's ``seed``, ``t`` and a stream number. It is a pure function of
+the scenario and the round, so a world plays the same in a batch of any size (native vector ==
+``SyncVectorEnv``) and a recorded scenario replays exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario
+
+NUM_MOVES = 3
+MOVE_NAMES = ("rock", "paper", "scissors")
+DECAY = 0.8  # of the "recent" counts
+META_DECAY = 0.9  # of meta_predictor's candidate scores
+SWITCH_DECAY, SWITCH_THRESHOLD = 0.8, -1.5  # switcher's running score and when it gives up a strategy
+_BOT = {name: i for i, name in enumerate(BOTS)}
+# streams of the per-round hash
+_NOISE, _CHOICE, _MIX, _NOISE_MOVE = range(4)
+_ONE_HOT = np.vstack([np.eye(NUM_MOVES), np.zeros((1, NUM_MOVES))]).astype(np.float32)  # row -1: no move yet
+_ONE_HOT.setflags(write=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Constants of one env instance.
+
+    Attributes:
+        history: ``K``, the rounds shown in an observation (most recent first).
+    """
+
+    history: int = 5
+
+    @property
+    def obs_size(self) -> int:
+        return self.history * 2 * NUM_MOVES
+
+
+@dataclasses.dataclass
+class State:
+    """Mutable state of ``B`` worlds. Axis 1 of the statistics is the player whose moves they count.
+
+    Attributes:
+        bot: ``(B,)`` int64 strategy index of player 1 (``-1``: no bot, self-play).
+        noise: ``(B,)`` float64, the bot's noise level.
+        seed: ``(B,)`` uint64, the seed of the bot's random stream.
+        t: ``(B,)`` int64 rounds played.
+        hist: ``(B, K, 2)`` int64 moves of the last ``K`` rounds, most recent first, ``-1`` before the game.
+        last, prev: ``(B, 2)`` int64 each player's last and second-to-last move (``-1``: none).
+        counts: ``(B, 2, 3)`` float64 move counts; ``recent``: the same decayed by :data:`DECAY` per round.
+        trans: ``(B, 2, 3, 3)`` counts of a player's move given its last move.
+        pair: ``(B, 2, 9, 3)`` counts given the last round (``own * 3 + other``).
+        two: ``(B, 2, 9, 3)`` counts given the player's last two moves (``prev * 3 + last``).
+        meta, candidates: ``(B, 9)`` meta_predictor's candidate scores and this round's candidates.
+        switch, switch_score: ``(B,)`` switcher's current strategy and running score.
+        regret: ``(B, 3)`` regret_matching's cumulative regrets.
+    """
+
+    bot: np.ndarray
+    noise: np.ndarray
+    seed: np.ndarray
+    t: np.ndarray
+    hist: np.ndarray
+    last: np.ndarray
+    prev: np.ndarray
+    counts: np.ndarray
+    recent: np.ndarray
+    trans: np.ndarray
+    pair: np.ndarray
+    two: np.ndarray
+    meta: np.ndarray
+    candidates: np.ndarray
+    switch: np.ndarray
+    switch_score: np.ndarray
+    regret: np.ndarray
+
+
+def init_state(params: Params, num_worlds: int) -> State:
+    b = num_worlds
+    return State(
+        bot=np.full(b, -1, dtype=np.int64), noise=np.zeros(b), seed=np.zeros(b, dtype=np.uint64),
+        t=np.zeros(b, dtype=np.int64), hist=np.full((b, params.history, 2), -1, dtype=np.int64),
+        last=np.full((b, 2), -1, dtype=np.int64), prev=np.full((b, 2), -1, dtype=np.int64),
+        counts=np.zeros((b, 2, 3)), recent=np.zeros((b, 2, 3)), trans=np.zeros((b, 2, 3, 3)),
+        pair=np.zeros((b, 2, 9, 3)), two=np.zeros((b, 2, 9, 3)), meta=np.zeros((b, 9)),
+        candidates=np.zeros((b, 9), dtype=np.int64), switch=np.zeros(b, dtype=np.int64),
+        switch_score=np.zeros(b), regret=np.zeros((b, 3)),
+    )
+
+
+def load(state: State, world: int, scenario: RPSScenario | None) -> None:
+    """Start a new game in world ``world`` against ``scenario``'s bot (``None``: self-play, no bot)."""
+    for field in dataclasses.fields(state):
+        arr = getattr(state, field.name)
+        arr[world] = -1 if field.name in ("bot", "hist", "last", "prev") else 0
+    if scenario is not None:
+        state.bot[world] = scenario.bot_index
+        state.noise[world] = scenario.noise
+        state.seed[world] = scenario.seed
+
+
+def payoff(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """``+1`` where ``mine`` beats ``theirs``, ``-1`` where it loses, ``0`` on a draw (int64, broadcasting)."""
+    return (mine - theirs + 1) % 3 - 1
+
+
+# ---- the bots' random stream ----------------------------------------------------------------------
+
+_GOLDEN, _M1, _M2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+def _splitmix(x: np.ndarray) -> np.ndarray:
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def uniforms(seed: np.ndarray, t: np.ndarray, stream: int) -> np.ndarray:
+    """``(n,)`` float64 in ``[0, 1)``: the bot's draw number ``stream`` of round ``t``."""
+    key = _splitmix(t.astype(np.uint64) * np.uint64(4) + np.uint64(stream))
+    return (_splitmix(seed ^ key) >> np.uint64(11)).astype(np.float64) * (1.0 / 2**53)
+
+
+def _pick(u: np.ndarray) -> np.ndarray:
+    return np.minimum((u * 3).astype(np.int64), 2)
+
+
+def _sample(weights: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """A move drawn with probabilities ``weights / weights.sum()`` (rows with zero weight: uniform)."""
+    total = weights.sum(axis=1)
+    flat = total <= 0
+    weights = np.where(flat[:, None], 1.0, weights)
+    cum = np.cumsum(weights, axis=1)
+    return np.sum((u * cum[:, -1])[:, None] >= cum[:, :2], axis=1)
+
+
+# ---- predictions of a player's next move ---------------------------------------------------------
+
+
+def _row(table: np.ndarray, w: np.ndarray, player: int, key: np.ndarray) -> np.ndarray:
+    """``table[w, player, key]``, zeros where ``key < 0`` (no history yet)."""
+    rows = table[w, player, np.maximum(key, 0)]
+    return np.where((key >= 0)[:, None], rows, 0.0)
+
+
+def _predict(rows: list[np.ndarray], u: np.ndarray) -> np.ndarray:
+    """The argmax of the first non-empty row of ``rows`` (first index on ties), else a random move."""
+    move = _pick(u)
+    done = np.zeros(move.shape, dtype=bool)
+    for row in rows:
+        use = ~done & (row.sum(axis=1) > 0)
+        move = np.where(use, np.argmax(row, axis=1), move)
+        done |= use
+    return move
+
+
+def predict(state: State, w: np.ndarray, player: int, model: str, u: np.ndarray) -> np.ndarray:
+    """Predict ``player``'s next move in worlds ``w`` from its statistics.
+
+    ``model``: ``"frequency"``, ``"recent"``, ``"markov"`` (given its last move, falling back to
+    frequency), ``"pair"`` (given the last round, then markov, then frequency) or ``"two"`` (given
+    its last two moves, then markov, then frequency). Unknown history: ``_pick(u)``.
+    """
+    other = 1 - player
+    freq = state.counts[w, player]
+    if model == "frequency":
+        return _predict([freq], u)
+    if model == "recent":
+        return _predict([state.recent[w, player]], u)
+    last, last_other, prev = state.last[w, player], state.last[w, other], state.prev[w, player]
+    markov = _row(state.trans, w, player, last)
+    if model == "markov":
+        return _predict([markov, freq], u)
+    if model == "pair":
+        key = np.where((last >= 0) & (last_other >= 0), last * 3 + last_other, -1)
+        return _predict([_row(state.pair, w, player, key), markov, freq], u)
+    if model == "two":
+        key = np.where((prev >= 0) & (last >= 0), prev * 3 + last, -1)
+        return _predict([_row(state.two, w, player, key), markov, freq], u)
+    raise ValueError(f"unknown model {model!r}")
+
+
+# ---- the bots -------------------------------------------------------------------------------------
+
+
+def _meta_candidates(state: State, w: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``(n, 9)``: for three predictions ``p`` of the agent's move, the moves ``p + 1``, ``p + 2``, ``p + 3``."""
+    preds = [predict(state, w, 0, model, u) for model in ("frequency", "markov", "pair")]
+    return np.stack([(p + 1 + r) % 3 for p in preds for r in range(3)], axis=1)
+
+
+def _strategy(name: str, state: State, w: np.ndarray, u: np.ndarray, u_mix: np.ndarray) -> np.ndarray:
+    """Bot ``name``'s move in worlds ``w`` (before noise)."""
+    t = state.t[w]
+    agent_last, own_last = state.last[w, 0], state.last[w, 1]
+    seen = agent_last >= 0
+    rnd = _pick(u)
+    if name in ("rock", "paper", "scissors"):
+        return np.full(w.shape, MOVE_NAMES.index(name), dtype=np.int64)
+    if name == "cycle_up":
+        return t % 3
+    if name == "cycle_down":
+        return (-t) % 3
+    if name == "cycle_double":
+        return (t // 2) % 3
+    if name == "biased":
+        return np.where(u < 0.5, 0, np.where(u < 0.8, 1, 2))
+    if name == "uniform":
+        return rnd
+    if name == "copy_last":
+        return np.where(seen, agent_last, rnd)
+    if name == "beat_last":
+        return np.where(seen, (agent_last + 1) % 3, rnd)
+    if name == "lose_to_last":
+        return np.where(seen, (agent_last + 2) % 3, rnd)
+    outcome = payoff(own_last, agent_last)
+    if name == "win_stay_lose_shift":
+        return np.where(~seen, rnd, np.where(outcome == 1, own_last, (own_last + 1) % 3))
+    if name == "win_stay_lose_beat":
+        move = np.where(outcome == 1, own_last, np.where(outcome == -1, (agent_last + 1) % 3, rnd))
+        return np.where(seen, move, rnd)
+    if name == "frequency":
+        return (predict(state, w, 0, "frequency", u) + 1) % 3
+    if name == "frequency_recent":
+        return (predict(state, w, 0, "recent", u) + 1) % 3
+    if name == "frequency_sampled":
+        return (_sample(state.counts[w, 0] + 1.0, u) + 1) % 3
+    if name == "markov":
+        return (predict(state, w, 0, "markov", u) + 1) % 3
+    if name == "markov_pair":
+        return (predict(state, w, 0, "pair", u) + 1) % 3
+    if name == "markov_two":
+        return (predict(state, w, 0, "two", u) + 1) % 3
+    if name == "second_guess":  # the agent will beat my favourite move: beat that
+        return (predict(state, w, 1, "frequency", u) + 2) % 3
+    if name == "beat_beat_last":  # the agent will beat my last move: beat that
+        return np.where(seen, (own_last + 2) % 3, rnd)
+    if name == "mixture":
+        model = np.where(u_mix < 0.5, predict(state, w, 0, "frequency", u), predict(state, w, 0, "markov", u))
+        return (model + 1) % 3
+    if name == "meta_predictor":
+        candidates = _meta_candidates(state, w, u)
+        state.candidates[w] = candidates
+        return candidates[np.arange(w.size), np.argmax(state.meta[w], axis=1)]
+    if name == "switcher":
+        options = np.stack([
+            (predict(state, w, 0, "frequency", u) + 1) % 3,
+            (predict(state, w, 0, "markov", u) + 1) % 3,
+            np.where(seen, (agent_last + 1) % 3, rnd),
+            rnd,
+        ], axis=1)
+        return options[np.arange(w.size), state.switch[w]]
+    if name == "regret_matching":
+        return _sample(np.maximum(state.regret[w], 0.0), u)
+    raise ValueError(f"unknown bot {name!r}")
+
+
+def bot_moves(state: State) -> np.ndarray:
+    """``(B,)`` int64: every bot's move this round (``0`` in worlds without a bot)."""
+    moves = np.zeros(state.bot.shape, dtype=np.int64)
+    has_bot = state.bot >= 0
+    if not has_bot.any():
+        return moves
+    seed, t = state.seed, state.t
+    u = uniforms(seed, t, _CHOICE)
+    u_mix = uniforms(seed, t, _MIX)
+    for index in np.unique(state.bot[has_bot]).tolist():
+        w = np.flatnonzero(state.bot == index)
+        moves[w] = _strategy(BOTS[index], state, w, u[w], u_mix[w])
+    noisy = uniforms(seed, t, _NOISE) < state.noise
+    return np.where(noisy, _pick(uniforms(seed, t, _NOISE_MOVE)), moves)
+
+
+def _learn(state: State, agent: np.ndarray, bot: np.ndarray) -> None:
+    """The adaptive bots' updates after a round (before the statistics move on)."""
+    for name in ("meta_predictor", "switcher", "regret_matching"):
+        w = np.flatnonzero(state.bot == _BOT[name])
+        if w.size == 0:
+            continue
+        a = agent[w][:, None]
+        if name == "meta_predictor":
+            state.meta[w] = META_DECAY * state.meta[w] + payoff(state.candidates[w], a)
+        elif name == "switcher":
+            score = SWITCH_DECAY * state.switch_score[w] + payoff(bot[w], agent[w])
+            give_up = score < SWITCH_THRESHOLD
+            state.switch[w] = np.where(give_up, (state.switch[w] + 1) % 4, state.switch[w])
+            state.switch_score[w] = np.where(give_up, 0.0, score)
+        else:
+            gains = payoff(np.arange(3)[None, :], a) - payoff(bot[w], agent[w])[:, None]
+            state.regret[w] += gains
+
+
+def play(state: State, move0: np.ndarray, move1: np.ndarray) -> np.ndarray:
+    """Play one round in every world; returns player 0's ``(B,)`` float64 reward (+1 win, 0 draw, -1 loss)."""
+    _learn(state, move0, move1)
+    b = np.arange(move0.shape[0])
+    moves = np.stack([move0, move1], axis=1)  # (B, 2)
+    for p in (0, 1):
+        mine, last, other_last, prev = moves[:, p], state.last[:, p], state.last[:, 1 - p], state.prev[:, p]
+        state.counts[b, p, mine] += 1.0
+        state.recent[:, p] *= DECAY
+        state.recent[b, p, mine] += 1.0
+        w = np.flatnonzero(last >= 0)
+        state.trans[w, p, last[w], mine[w]] += 1.0
+        state.pair[w, p, last[w] * 3 + other_last[w], mine[w]] += 1.0
+        w = np.flatnonzero(prev >= 0)
+        state.two[w, p, prev[w] * 3 + last[w], mine[w]] += 1.0
+    state.prev[:] = state.last
+    state.last[:] = moves
+    state.hist[:, 1:] = state.hist[:, :-1].copy()
+    state.hist[:, 0] = moves
+    state.t += 1
+    return payoff(move0, move1).astype(np.float64)
+
+
+def observe(state: State, player: int = 0) -> np.ndarray:
+    """``(B, K * 6)`` float32: for each of the last ``K`` rounds (most recent first), the one-hot of
+    ``player``'s move then of the opponent's; zeros for rounds before the game."""
+    hist = state.hist[:, :, [player, 1 - player]]  # (B, K, 2)
+    return _ONE_HOT[hist].reshape(hist.shape[0], -1)
+
+
+def exploitability(state: State, player: int = 0) -> np.ndarray:
+    """``(B,)`` float64: the expected return per round of a best response to ``player``'s empirical mix of moves.
+
+    ``max_m f[m - 1] - f[m + 1]`` for move frequencies ``f``: ``0`` for a uniform mix, ``1`` for a
+    constant player; ``0`` before the first round.
+    """
+    counts = state.counts[:, player]
+    total = counts.sum(axis=1, keepdims=True)
+    freq = counts / np.maximum(total, 1.0)
+    return np.max(freq[:, [2, 0, 1]] - freq[:, [1, 2, 0]], axis=1)
