@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
 
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
-from benchmarkzoo.core.seeding import np_random
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.mapf import sim
 from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfGenerator, MapfScenario
+from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/MAPF-v0"
@@ -92,7 +90,7 @@ def check_scenario(scenario: Any, params: sim.Params, env_id: str = ENV_ID) -> M
     return scenario
 
 
-class MapfEnv(ParallelEnv):
+class MapfEnv(ParallelEnvView):
     """Multi-agent pathfinding on a grid: every agent must reach its own goal without collisions.
 
     ## Description
@@ -244,22 +242,8 @@ class MapfEnv(ParallelEnv):
         self._actions = np.zeros((1, self.params.num_agents), dtype=np.int64)
         self._renderer = None
 
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """Every agent's observation space: one object, as PettingZoo requires."""
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """Every agent's action space: one object, so seeding it seeds every agent's samples."""
-        return self._action_space
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        if seed is not None or self._rng is None:
-            self._rng = np_random(seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is not None:
-            self.scenario = check_scenario(scenario, self.params, self.env_id)
-        else:
-            self.scenario = self.generator(self._rng)
+        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params, self.env_id))
         sim.load(self.sim_state, 0, self.scenario, self.params)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -326,19 +310,7 @@ class MapfEnv(ParallelEnv):
         planes[2, self.sim_state.goal[0, active, 0], self.sim_state.goal[0, active, 1]] = 1.0
         return planes
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array'.")
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before render().")
-        if self._renderer is None:
-            from benchmarkzoo.envs.multiagent.mapf.render import MapfRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.multiagent.mapf.render import MapfRenderer
 
-            self._renderer = MapfRenderer(self.params, self.render_mode, self.metadata["render_fps"])
-        return self._renderer.draw(self.sim_state, 0)
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        return MapfRenderer(self.params, self.render_mode, self.metadata["render_fps"])

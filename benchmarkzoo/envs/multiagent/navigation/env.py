@@ -5,16 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
 
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
-from benchmarkzoo.core.seeding import np_random
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario, UniformGenerator
+from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/Navigation-v0"
@@ -111,7 +109,7 @@ def check_scenario(scenario: Any, params: sim.Params) -> NavigationScenario:
     return scenario
 
 
-class NavigationEnv(ParallelEnv):
+class NavigationEnv(ParallelEnvView):
     """Continuous multi-robot navigation: every disc robot to its own goal, around obstacles and each other.
 
     ## Description
@@ -243,6 +241,7 @@ class NavigationEnv(ParallelEnv):
     (0.0, False, {'is_success': False, 'collision': False})
     """
 
+    env_id = ENV_ID
     metadata = {
         "name": "navigation_v0",
         "render_modes": ["rgb_array", "human"],
@@ -294,19 +293,8 @@ class NavigationEnv(ParallelEnv):
         self._actions = np.zeros((1, self.params.num_agents, 2), dtype=np.float32)
         self._renderer = None
 
-    def observation_space(self, agent: str) -> spaces.Box:
-        """Every robot's observation space: one object, as PettingZoo requires."""
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Box:
-        """Every robot's action space: one object, so seeding it seeds every robot's samples."""
-        return self._action_space
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        if seed is not None or self._rng is None:
-            self._rng = np_random(seed)
-        scenario = (options or {}).get("scenario")
-        self.scenario = check_scenario(scenario, self.params) if scenario is not None else self.generator(self._rng)
+        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params))
         sim.load(self.sim_state, 0, self.scenario)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -360,19 +348,7 @@ class NavigationEnv(ParallelEnv):
         batch = sim.observe(self.sim_state, self.params)[0]  # (N, D), fresh
         return {agent: batch[self._index[agent]] for agent in agents}
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array'.")
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
-        if self._renderer is None:
-            from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
 
-            self._renderer = NavigationRenderer(self.params, self.render_mode, self.metadata["render_fps"])
-        return self._renderer.draw(self.sim_state, 0)
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        return NavigationRenderer(self.params, self.render_mode, self.metadata["render_fps"])
