@@ -1,17 +1,20 @@
 """Where a SUMO simulation runs: in this process (libsumo), in a worker process (libsumo), or over TraCI.
 
-libsumo is about 40x faster than TraCI but holds one simulation per process. So:
+libsumo is about 40x faster than TraCI but holds one simulation per process, and a process's
+second libsumo simulation can differ from the same simulation in a fresh process (see
+:mod:`benchmarkzoo.envs.traffic.worker`: measured on RESCO's cologne1). So:
 
-* ``InProcessRunner`` uses libsumo in this process. Only one may be active per process; it
-  holds a process-wide slot from ``start`` until ``close``.
-* ``WorkerRunner`` runs libsumo in a child process (``python -m benchmarkzoo.envs.traffic.worker``)
-  and talks to it over a socket pair, one round trip per env step. It is a plain subprocess,
-  not ``multiprocessing``, so it also works inside daemonic processes (``AsyncVectorEnv`` workers).
+* ``WorkerRunner`` (the default) runs libsumo in a child process (``python -m
+  benchmarkzoo.envs.traffic.worker``), every simulation in a fresh fork of it, and talks to it
+  over a socket pair, one round trip per env step. It is a plain subprocess, not
+  ``multiprocessing``, so it also works inside daemonic processes (``AsyncVectorEnv`` workers).
+* ``InProcessRunner`` (``in_process=True``) uses libsumo in this process: several times faster
+  per step on small networks, and reproducible for the process's first simulation only (it
+  warns when it starts another). Only one may be active per process; it holds a process-wide
+  slot from ``start`` until ``close``.
 * ``TraciRunner`` starts a ``sumo`` process and connects with TraCI (e.g. to use ``sumo-gui``).
 
-``make_runner("libsumo")`` picks the in-process runner while the slot is free and a worker
-otherwise, so a ``SyncVectorEnv`` of several single envs, or two envs side by side in one
-test, just works; the simulation code and therefore every number is the same either way.
+The simulation code, and therefore every number of a first simulation, is the same on every runner.
 
 Every runner raises :class:`~benchmarkzoo.envs.traffic.sumo.TrafficSimulationError` naming the
 scenario and quoting SUMO's message when SUMO fails or its process dies; after that the runner
@@ -28,6 +31,7 @@ import socket
 import subprocess
 import sys
 import threading
+import warnings
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -42,6 +46,7 @@ BACKENDS: tuple[str, ...] = ("libsumo", "traci")
 
 _slot_lock = threading.Lock()
 _slot_owner: tuple[int, int] | None = None  # (pid, id(runner)) holding in-process libsumo
+_simulated_in: int | None = None  # the pid of a process whose libsumo has run a simulation
 
 
 def sumo_command(net: Path, routes: Path, seed: int, gui: bool = False) -> list[str]:
@@ -120,9 +125,17 @@ class InProcessRunner(Runner):
             self._holding = False
 
     def start(self, net, routes, seed, timing, label, accounting=False):
+        global _simulated_in
         self._acquire()
         self._shutdown()
         self.label = label
+        if _simulated_in is not None:  # this process, or the one it was forked from
+            warnings.warn(
+                f"{label}: libsumo has already simulated in this process, and a later simulation can differ from "
+                "the same one in a fresh process. For reproducible episodes use in_process=False (the default).",
+                RuntimeWarning, stacklevel=3,
+            )
+        _simulated_in = os.getpid()
         try:
             self.libsumo.start(sumo_command(net, routes, seed))
             self.controller = SignalController(self.libsumo, timing, accounting)
@@ -154,23 +167,30 @@ class InProcessRunner(Runner):
 class WorkerRunner(Runner):
     """libsumo in a child process; ``send_*``/``receive`` let a vector env overlap many workers."""
 
+    #: The module the child process runs (``python -m``); another protocol brings its own worker.
+    worker_module = "benchmarkzoo.envs.traffic.worker"
+
     def __init__(self, scratch: Path):
         self.scratch = scratch
         self.process: subprocess.Popen | None = None
         self.conn: Connection | None = None
         self.log: Path | None = None
         self._pending = ""
+        self._simulation_pid: int | None = None
 
     @property
     def pid(self) -> int | None:
-        return None if self.process is None else self.process.pid
+        """The process running the current simulation (a fork of the worker), else the worker's."""
+        if self.process is None:
+            return None
+        return self._simulation_pid or self.process.pid
 
     def _spawn(self) -> None:
         parent, child = socket.socketpair()
         self.log = self.scratch / f"worker-{id(self)}.log"
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "benchmarkzoo.envs.traffic.worker", str(child.fileno())],
+                [sys.executable, "-m", self.worker_module, str(child.fileno())],
                 pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                 env=tool_environment(),
             )
@@ -201,6 +221,8 @@ class WorkerRunner(Runner):
             raise self._died(self._pending) from error
         if reply[0] == "error":
             raise self._fail(self._pending, reply[1])
+        if len(reply) > 2:  # a start names the fork that runs the simulation
+            self._simulation_pid = reply[2]
         return reply[1]
 
     def _died(self, what: str) -> TrafficSimulationError:
@@ -223,7 +245,7 @@ class WorkerRunner(Runner):
 
     def close(self) -> None:
         process, conn = self.process, self.conn
-        self.process = self.conn = None
+        self.process = self.conn = self._simulation_pid = None
         if conn is not None:
             with contextlib.suppress(OSError, EOFError):
                 conn.send(("close",))
@@ -314,11 +336,9 @@ class TraciRunner(Runner):
 
 
 def make_runner(backend: str, in_process: bool | None, scratch: Path) -> Runner:
-    """A runner for ``backend`` (``"libsumo"`` or ``"traci"``); see the module docstring for ``in_process``."""
+    """A runner for ``backend`` (``"libsumo"`` or ``"traci"``): with libsumo, a worker unless ``in_process``."""
     if backend == "traci":
         return TraciRunner(scratch)
     if backend != "libsumo":
         raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}.")
-    if in_process is None:
-        in_process = InProcessRunner.slot_free()
     return InProcessRunner() if in_process else WorkerRunner(scratch)

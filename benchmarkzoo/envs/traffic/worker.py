@@ -1,18 +1,32 @@
-"""The worker process of :class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner`: one libsumo simulation.
+"""The worker process of :class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner`: libsumo, a fresh fork per simulation.
 
 Run as ``python -m benchmarkzoo.envs.traffic.worker FD`` with ``FD`` one end of a socket pair.
 Requests and replies are pickled tuples: ``("start", net, routes, seed, timing, accounting)`` answers
-``("ok", (layout, measurement))``, ``("step", actions)`` answers ``("ok", measurement)``,
-``("close",)`` ends the process. A SUMO error answers ``("error", message)`` and the worker
-stays ready for the next ``start``. The worker exits when the other end closes, so a crashed
-env never leaves a worker behind.
+``("ok", (layout, measurement), pid)`` with ``pid`` the process running that simulation,
+``("step", actions)`` answers ``("ok", measurement)``, ``("close",)`` ends the worker. A SUMO
+error answers ``("error", message)`` and the worker stays ready for the next ``start``. The
+worker exits when the other end closes, so a crashed env never leaves a worker behind.
+
+**Why a fork per simulation.** A second libsumo simulation in a process can differ from the
+same simulation in a fresh process: on RESCO's cologne1 a same-seed episode took another path
+after about 640 simulated seconds in one run out of two, once the process had simulated another
+episode before (SUMO's state left from the first simulation, most likely the layout of its heap,
+orders some of its decisions). So this process imports libsumo and never simulates: each
+``start`` runs in a child forked from it, which begins from the same untouched state every time
+(a fork costs milliseconds). The child serves the socket until the next ``start``, which it hands
+back to this process through a pipe before exiting; if the child dies, this process dies the
+same way, so the env sees the death and its signal.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import pickle
+import signal
 import sys
 from multiprocessing.connection import Connection
+from typing import Any
 
 
 def serve(fd: int) -> None:
@@ -21,25 +35,63 @@ def serve(fd: int) -> None:
     from benchmarkzoo.envs.traffic.runner import sumo_command
     from benchmarkzoo.envs.traffic.sim import SignalController
 
-    conn = Connection(fd)
-    controller = None
+    pending: Any = None
     while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):
-            break
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            code = 1
+            try:
+                code = _simulate(Connection(fd), pending, write_end, libsumo, sumo_command, SignalController)
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as handed_back:
+            data = handed_back.read()
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):  # die as the simulation died, so the env reports its signal
+            number = os.WTERMSIG(status)
+            with contextlib.suppress(OSError, ValueError):  # SIGKILL's handler cannot be set (nor needs to be)
+                signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+        if os.WEXITSTATUS(status) != 0:
+            sys.exit(os.WEXITSTATUS(status))
+        if not data:  # closed by the env, or its end of the socket went away
+            return
+        pending = pickle.loads(data)
+
+
+def _simulate(
+    conn: Connection, pending: Any, handback: int, libsumo: Any, sumo_command: Any, controller_type: Any
+) -> int:
+    """Serve requests in a forked child: at most one ``start``; the next one goes back to the parent."""
+    controller = None
+    started = False
+    while True:
+        if pending is not None:
+            request, pending = pending, None
+        else:
+            try:
+                request = conn.recv()
+            except (EOFError, OSError):
+                break
         if request[0] == "close":
             break
+        if request[0] == "start" and started:
+            if controller is not None:
+                with contextlib.suppress(Exception):
+                    libsumo.close()
+            with os.fdopen(handback, "wb") as pipe:
+                pipe.write(pickle.dumps(request))
+            return 0
         try:
             if request[0] == "start":
+                started = True
                 _, net, routes, seed, timing, accounting = request
-                if controller is not None:
-                    controller = None
-                    with contextlib.suppress(Exception):
-                        libsumo.close()
                 libsumo.start(sumo_command(net, routes, seed))
-                controller = SignalController(libsumo, timing, accounting)
-                reply = ("ok", (controller.layout, controller.measure()))
+                controller = controller_type(libsumo, timing, accounting)
+                reply: tuple = ("ok", (controller.layout, controller.measure()), os.getpid())
             elif request[0] == "step":
                 if controller is None:
                     raise RuntimeError("step before start")
@@ -58,6 +110,7 @@ def serve(fd: int) -> None:
     if controller is not None:
         with contextlib.suppress(Exception):
             libsumo.close()
+    return 0
 
 
 if __name__ == "__main__":

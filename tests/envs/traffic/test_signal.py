@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 import signal
+import subprocess
 import sys
 
 import gymnasium as gym
@@ -116,16 +118,54 @@ def test_same_seed_same_trajectory_on_every_backend():
         for env in envs:
             env.reset(seed=7)
             rollouts.append(rollout(env, actions))
-        assert type(envs[0]._runner).__name__ == "InProcessRunner"
-        assert type(envs[1]._runner).__name__ == "WorkerRunner"  # libsumo was taken: a worker, same numbers
+        assert type(envs[0]._runner).__name__ == "WorkerRunner"  # the default: a fresh fork per simulation
         assert_same_rollout(rollouts[0], rollouts[1])
         assert_same_rollout(rollouts[0], rollouts[2])
         envs[0].reset(seed=8)
         other = rollout(envs[0], actions)
         assert any(not np.array_equal(a[0], b[0]) for a, b in zip(other, rollouts[0]))
+        envs[0].reset(seed=7)  # after another episode in the same worker: still the same
+        assert_same_rollout(rollout(envs[0], actions), rollouts[0])
     finally:
         for env in envs:
             env.close()
+
+
+_IN_PROCESS_ROLLOUT = """
+import pickle, sys
+import numpy as np
+from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
+env = TrafficSignalEnv(in_process=True)
+env.reset(seed=7)
+out = [env.step(int(a))[:2] for a in np.random.default_rng(0).integers(0, 2, size=80)]
+assert type(env._runner).__name__ == "InProcessRunner"
+env.close()
+sys.stdout.buffer.write(pickle.dumps(out))
+"""
+
+
+def test_in_process_first_simulation_equals_the_worker():
+    done = subprocess.run([sys.executable, "-c", _IN_PROCESS_ROLLOUT], capture_output=True, check=True)
+    in_process = pickle.loads(done.stdout)
+    env = TrafficSignalEnv()
+    try:
+        env.reset(seed=7)
+        worker = [env.step(int(a))[:2] for a in np.random.default_rng(0).integers(0, 2, size=80)]
+    finally:
+        env.close()
+    for (obs_a, reward_a), (obs_b, reward_b) in zip(in_process, worker, strict=True):
+        np.testing.assert_array_equal(obs_a, obs_b)
+        assert reward_a == reward_b
+
+
+def test_second_in_process_simulation_in_a_process_warns():
+    env = TrafficSignalEnv(in_process=True)
+    try:
+        env.reset(seed=0)
+        with pytest.warns(RuntimeWarning, match="already simulated in this process"):
+            env.reset(seed=0)
+    finally:
+        env.close()
 
 
 def test_second_in_process_simulation_is_refused():
@@ -174,12 +214,13 @@ def test_close_leaves_no_process_or_file():
         env.reset(seed=1)
         env.step(1)
     scratches = [env._scratch for env in envs]
-    assert len({p.pid for p in _sumo_children()} - before) == 2  # one libsumo worker, one sumo for TraCI
+    # two libsumo workers with the fork running each one's simulation, and one sumo for TraCI
+    assert len({p.pid for p in _sumo_children()} - before) == 5
     for env in envs:
         env.close()
     assert {p.pid for p in _sumo_children()} <= before
     assert not any(path.exists() for path in scratches)
-    envs[0].reset(seed=1)  # libsumo's in-process slot was released by close
+    envs[0].reset(seed=1)  # a closed env starts again
     envs[0].close()
 
 

@@ -148,9 +148,11 @@ class TrafficSignalEnv(gym.Env):
     * ``generator``/``generator_kwargs``: the scenario generator (``SingleIntersectionGenerator``:
       lanes, arm length, layout, demand rate, duration, profile, turning).
     * ``backend``: ``"libsumo"`` (default, fast) or ``"traci"`` (a ``sumo`` process over a socket).
-    * ``in_process``: with libsumo, ``True`` runs SUMO in this process, ``False`` in a worker
-      process, ``None`` (default) in this process unless another env already does (libsumo
-      allows one simulation per process), so several envs in one process just work.
+    * ``in_process``: with libsumo, ``None``/``False`` (default) runs each simulation in a fresh
+      fork of a worker process, so every episode of a seed is the same whatever ran before it;
+      ``True`` runs SUMO in this process: several times faster per step on small networks, but
+      libsumo allows one simulation per process at a time and a process's later simulations can
+      differ from the same ones in a fresh process (it warns), so use it for speed, not for results.
     * ``emissions``: account CO2 second by second (``info["total_co2"]``); about 20% slower.
     * ``reset(options={"scenario": s})`` plays the given ``TrafficScenario`` instead of drawing one.
 
