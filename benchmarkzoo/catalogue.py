@@ -320,6 +320,24 @@ register(
     scenario_sets=("multiagent/mo-foraging",),
 )
 
+_COMBAT = "benchmarkzoo.envs.multiagent.combat"
+
+register_generator("combat/lineup", f"{_COMBAT}.generator:LineupGenerator")
+register_generator("combat/random", f"{_COMBAT}.generator:RandomCombatGenerator")
+
+register(
+    "benchmarkzoo/MicroCombat-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_COMBAT}.env:MicroCombatEnv",
+    vector_entry_point=f"{_COMBAT}.vector_env:MicroCombatVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "combat/random", "generator_kwargs": {"num_allies": 5, "num_enemies": 5}},
+    description="StarCraft-micro style combat: units with health, range and cooldown against a scripted army.",
+    baseline=f"{_COMBAT}.baseline:FocusFirePolicy",
+    scenario_sets=("multiagent/micro-combat",),
+)
+
 _RPS = "benchmarkzoo.envs.multiagent.rps"
 
 register_generator("rps/population", f"{_RPS}.generator:RPSPopulationGenerator")
@@ -335,4 +353,19 @@ register(
     description="Repeated rock-paper-scissors against a population of 25 scripted bots (constant to adaptive).",
     baseline=f"{_RPS}.baseline:PatternMatchingPolicy",
     scenario_sets=("multiagent/rps-population",),
+)
+
+register_generator("rps/self-play", f"{_RPS}.generator:RPSSelfPlayGenerator")
+
+register(
+    "benchmarkzoo/RPSSelfPlay-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_RPS}.env:RPSSelfPlayEnv",
+    vector_entry_point=f"{_RPS}.vector_env:RPSSelfPlayVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "rps/self-play", "generator_kwargs": {"max_noise": 0.1}},
+    description="Two-player repeated rock-paper-scissors for self-play: RPSPopulation's game, zero-sum.",
+    baseline=f"{_RPS}.baseline:PatternMatchingPolicy",
+    scenario_sets=("multiagent/rps-self-play",),
 )

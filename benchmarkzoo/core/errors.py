@@ -60,6 +60,10 @@ class InvalidActionError(BenchmarkZooError, ValueError):
     """An action outside the action space, of the wrong shape or dtype, or NaN."""
 
 
+class IllegalActionError(InvalidActionError):
+    """An action inside the action space that the agent's current action mask forbids."""
+
+
 class InvalidAgentError(BenchmarkZooError, KeyError):
     """An action dict whose agent names are unknown, missing, or already done."""
 

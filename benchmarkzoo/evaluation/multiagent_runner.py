@@ -6,7 +6,7 @@ outcome depends on its seed and scenario alone. A world's episode ends when it h
 agent left. Its outcome holds the return of every agent (``possible_agents`` order), their sum
 (the team return), the length in steps, and the env's end-of-episode metrics (for MAPF-v0:
 ``success_rate``, ``cooperative_success``, ``makespan``, ``sum_of_costs``); ``success`` is the
-``cooperative_success`` metric where the env reports one.
+``cooperative_success`` metric where the env reports one, else its ``won`` (MicroCombat).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from benchmarkzoo.scenario_sets import Split
 
 #: Per-step infos that are not episode metrics.
 _NOT_METRICS = ("active", "present", "is_success")
+_SUCCESS_METRICS = ("cooperative_success", "won")  # the first an env reports is the episode's success
 
 
 def _end_metrics(infos: dict[str, Any], world: int) -> dict[str, float]:
@@ -87,7 +88,7 @@ def run_multiagent_episodes(
                 worlds.finish(world)
                 finished.append(world)
                 metrics = _end_metrics(infos, world)
-                success = bool(metrics["cooperative_success"]) if "cooperative_success" in metrics else None
+                success = next((bool(metrics[key]) for key in _SUCCESS_METRICS if key in metrics), None)
                 outcome = EpisodeOutcome(
                     index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed,
                     scenario_hash=worlds.hashes[world], episode_return=returns[world].tolist(),

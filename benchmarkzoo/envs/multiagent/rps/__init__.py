@@ -1,7 +1,9 @@
 """RPS population: repeated rock-paper-scissors against a population of scripted bots, and a self-play form.
 
-``sim.py`` holds the rules and every bot (once, batched over worlds), ``generator.py`` the
-scenarios (which bot, its noise and its random stream), ``env.py`` the Gymnasium env against a
-bot, ``vector_env.py`` its native multi-world form, ``baseline.py`` a pattern-matching best
-responder and the population metrics (average and per-bot return, exploitability).
+``sim.py`` holds the rules, every bot and the self-play trembles (once, batched over worlds),
+``generator.py`` the scenarios (a bot, its noise and its random stream; or a self-play match's
+tremble rate and stream), ``env.py`` the Gymnasium env against a bot (``RPSPopulation-v0``) and
+the two-player ParallelEnv (``RPSSelfPlay-v0``), ``vector_env.py`` their native multi-world forms,
+``render.py`` the pygame scoreboard both draw, ``baseline.py`` a pattern-matching best responder
+(for either seat) and the population metrics (average and per-bot return, exploitability).
 """

@@ -1,4 +1,4 @@
-"""A pattern-matching best responder (the RPSPopulation baseline) and the population metrics.
+"""A pattern-matching best responder (the RPSPopulation and RPSSelfPlay baseline) and the population metrics.
 
 The responder is privileged only in convenience: it reads the match statistics the simulator
 keeps (counts of the bot's moves given the last round, its last move, overall), which the agent
@@ -16,11 +16,15 @@ from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario
 
 
 class PatternMatchingPolicy:
-    """Predicts the bot's next move from its moves after the same last round (falling back to its
-    last move, then its overall frequencies) and plays the move that beats the prediction.
+    """Predicts the opponent's next move from its moves after the same last round (falling back to
+    its last move, then its overall frequencies) and plays the move that beats the prediction.
 
-    Works on :class:`~benchmarkzoo.envs.multiagent.rps.env.RPSPopulationEnv` (returns an int) or
-    :class:`~benchmarkzoo.envs.multiagent.rps.vector_env.RPSPopulationVectorEnv` (returns ``(B,)`` int64).
+    Works on :class:`~benchmarkzoo.envs.multiagent.rps.env.RPSPopulationEnv` (returns an int),
+    :class:`~benchmarkzoo.envs.multiagent.rps.vector_env.RPSPopulationVectorEnv` (returns ``(B,)``
+    int64), and in self-play for both seats on
+    :class:`~benchmarkzoo.envs.multiagent.rps.env.RPSSelfPlayEnv` (returns an action dict for
+    ``env.agents``) or :class:`~benchmarkzoo.envs.multiagent.rps.vector_env.RPSSelfPlayVectorEnv`
+    (returns ``(B, 2)`` int64).
 
     Args:
         model: ``"pair"`` (default), ``"two"``, ``"markov"`` or ``"frequency"`` (see :func:`sim.predict`).
@@ -31,13 +35,19 @@ class PatternMatchingPolicy:
             raise ValueError(f"model must be 'pair', 'two', 'markov', 'frequency' or 'recent'; got {model!r}.")
         self.model = model
 
-    def act(self, state: sim.State) -> np.ndarray:
+    def act(self, state: sim.State, player: int = 0) -> np.ndarray:
+        """``(B,)`` int64 moves of ``player``: what beats the predicted move of the other player."""
         worlds = np.arange(state.t.shape[0])
-        guess = sim.predict(state, worlds, 1, self.model, np.zeros(worlds.shape))  # no history yet: expect rock
+        guess = sim.predict(state, worlds, 1 - player, self.model, np.zeros(worlds.shape))  # no history: rock
         return (guess + 1) % 3
 
-    def __call__(self, env) -> int | np.ndarray:
+    def __call__(self, env) -> int | np.ndarray | dict[str, int]:
         env = getattr(env, "unwrapped", env)
+        if hasattr(env, "possible_agents"):  # self-play: both seats
+            actions = np.stack([self.act(env.sim_state, p) for p in (0, 1)], axis=1)  # (B, 2)
+            if hasattr(env, "num_envs"):
+                return actions
+            return {agent: int(actions[0, env.possible_agents.index(agent)]) for agent in env.agents}
         actions = self.act(env.state)
         return actions if hasattr(env, "num_envs") else int(actions[0])
 

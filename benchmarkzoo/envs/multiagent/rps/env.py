@@ -1,4 +1,5 @@
-"""``benchmarkzoo/RPSPopulation-v0``: repeated rock-paper-scissors against a bot of the scripted population."""
+"""``benchmarkzoo/RPSPopulation-v0`` (repeated rock-paper-scissors against a bot of the scripted population, a
+Gymnasium env) and ``benchmarkzoo/RPSSelfPlay-v0`` (the same game between two learners, a PettingZoo ParallelEnv)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,24 @@ import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
-from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.rps import sim
-from benchmarkzoo.envs.multiagent.rps.generator import RPSPopulationGenerator, RPSScenario
+from benchmarkzoo.envs.multiagent.rps.generator import (
+    RPSPopulationGenerator,
+    RPSScenario,
+    RPSSelfPlayGenerator,
+    RPSSelfPlayScenario,
+)
+from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/RPSPopulation-v0"
+SELF_PLAY_ENV_ID = "benchmarkzoo/RPSSelfPlay-v0"
 ACTION_NAMES = sim.MOVE_NAMES
+#: The self-play agents, in the order of the simulator's player axis.
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ["rgb_array", "human"]
+RENDER_FPS = 4
 
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RPSPopulationGenerator:
@@ -34,10 +46,40 @@ def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] 
     return gen
 
 
-def build_params(history: int) -> sim.Params:
+def make_self_play_generator(
+    generator: str | Generator, generator_kwargs: dict[str, Any] | None
+) -> RPSSelfPlayGenerator:
+    """Resolve the ``generator`` argument (a registered name or an instance) to an RPS self-play generator."""
+    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+
+    if isinstance(generator, str):
+        if generator == "rps/self-play":  # usable before (and without) the catalogue entry
+            gen = RPSSelfPlayGenerator(**(generator_kwargs or {}))
+        else:
+            gen = lookup(generator, generator_kwargs)
+    else:
+        gen = generator
+    if not isinstance(gen, RPSSelfPlayGenerator):
+        raise ScenarioError(f"{SELF_PLAY_ENV_ID} needs an RPS self-play generator ('rps/self-play'); got {gen!r}.")
+    return gen
+
+
+def build_params(history: int, env_id: str = ENV_ID) -> sim.Params:
     if isinstance(history, bool) or not isinstance(history, int | np.integer) or not 1 <= history <= 64:
-        raise ValueError(f"{ENV_ID}: history must be an integer in [1, 64]; got {history!r}.")
+        raise ValueError(f"{env_id}: history must be an integer in [1, 64]; got {history!r}.")
     return sim.Params(history=int(history))
+
+
+def check_render_mode(render_mode: Any, modes: list[str], env_id: str) -> str | None:
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"{env_id}: render_mode must be one of {modes} or None; got {render_mode!r}.")
+    return render_mode
+
+
+def check_max_cycles(max_cycles: Any) -> int:
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
+        raise ValueError(f"{SELF_PLAY_ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
+    return int(max_cycles)
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete]:
@@ -48,6 +90,21 @@ def check_scenario(scenario: Any) -> RPSScenario:
     if not isinstance(scenario, RPSScenario):
         raise ScenarioError(f"{ENV_ID}: options['scenario'] must be an RPSScenario; got {scenario!r:.80}.")
     return scenario
+
+
+def check_self_play_scenario(scenario: Any) -> RPSSelfPlayScenario:
+    if not isinstance(scenario, RPSSelfPlayScenario):
+        raise ScenarioError(
+            f"{SELF_PLAY_ENV_ID}: options['scenario'] must be an RPSSelfPlayScenario (e.g. "
+            f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}."
+        )
+    return scenario
+
+
+def make_renderer(params: sim.Params, render_mode: str):
+    from benchmarkzoo.envs.multiagent.rps.render import RPSRenderer
+
+    return RPSRenderer(params, render_mode, RENDER_FPS)
 
 
 class RPSPopulationEnv(gym.Env):
@@ -102,6 +159,15 @@ class RPSPopulationEnv(gym.Env):
     Population metrics (average return, per-bot return, exploitability) are computed by
     :func:`benchmarkzoo.envs.multiagent.rps.baseline.evaluate_population`.
 
+    ## Rendering
+
+    ``render_mode="rgb_array"`` (or ``"human"``; needs the ``render`` extra) draws a scoreboard,
+    ``400 x (72 + 40K)`` pixels (wide x high): the agent's and the bot's names (``bot: markov``), the score
+    (rounds won by each), the round and the draws, then the last ``K`` rounds, most recent on
+    top, as move icons (rock a grey stone, paper a white sheet, scissors red blades) on a row
+    tinted green where the agent won, red where it lost, grey on a draw. The native vector
+    form renders one frame per world (``"rgb_array"``).
+
     ## Baseline
 
     ``baseline.PatternMatchingPolicy`` (beat the bot's most frequent move after the same last
@@ -119,15 +185,21 @@ class RPSPopulationEnv(gym.Env):
 
     ```python
     gym.make("benchmarkzoo/RPSPopulation-v0", generator="rps/population",
-             generator_kwargs={"bots": None, "max_noise": 0.0}, history=5)
+             generator_kwargs={"bots": None, "max_noise": 0.1}, history=5, render_mode=None)
     ```
 
-    * ``generator_kwargs["bots"]``: the bots to draw from (default the 19 training bots).
+    * ``generator_kwargs["bots"]``: the bots to draw from (default the 19 training bots);
+      ``max_noise``: the highest bot noise (0.1 in the registered spec, 0.0 by default).
+    * ``history``: ``K``, the rounds in an observation.
     * ``reset(options={"scenario": RPSScenario(bot="markov", noise=0.0, seed=0)})`` plays a given bot.
+    * ``render_mode``: ``"rgb_array"`` or ``"human"`` (see Rendering).
+
+    The same game between two learners is ``benchmarkzoo/RPSSelfPlay-v0``
+    (:class:`RPSSelfPlayEnv`).
 
     ## Version History
 
-    * v0: Initial version.
+    * v0: Initial version. Rendering came later without changing any seeded rollout.
 
     ## Example
 
@@ -142,7 +214,7 @@ class RPSPopulationEnv(gym.Env):
     (1.0, 0, 1.0)
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -151,9 +223,8 @@ class RPSPopulationEnv(gym.Env):
         history: int = 5,
         render_mode: str | None = None,
     ):
-        if render_mode is not None:
-            raise ValueError(f"{ENV_ID}: render_mode must be None (no rendering yet); got {render_mode!r}.")
-        self.render_mode = None
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"], ENV_ID)
+        self._renderer = None
         self.generator = make_generator(generator, generator_kwargs)
         self.params = build_params(history)
         self.observation_space, self.action_space = build_spaces(self.params)
@@ -169,6 +240,8 @@ class RPSPopulationEnv(gym.Env):
             scenario = self.generator(self.np_random)
         self.scenario = check_scenario(scenario)
         sim.load(self.state, 0, self.scenario)
+        if self.render_mode == "human":
+            self.render()
         return sim.observe(self.state)[0], {}
 
     def step(self, action: Any):
@@ -180,4 +253,195 @@ class RPSPopulationEnv(gym.Env):
         bot = sim.bot_moves(self.state)
         reward = sim.play(self.state, self._action, bot)
         info = {"bot_move": int(bot[0]), "exploitability": float(sim.exploitability(self.state)[0])}
+        if self.render_mode == "human":
+            self.render()
         return sim.observe(self.state)[0], float(reward[0]), False, False, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode is None:
+            gym.logger.warn(
+                f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
+            )
+            return None
+        if self.scenario is None:
+            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+        if self._renderer is None:
+            self._renderer = make_renderer(self.params, self.render_mode)
+        return self._renderer.draw(self.state, 0)
+
+    def close(self) -> None:
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+
+class RPSSelfPlayEnv(ParallelEnvView):
+    """Repeated rock-paper-scissors between two learners: the self-play form of ``RPSPopulation-v0``.
+
+    ## Description
+
+    ``player_0`` and ``player_1`` play a match of repeated rock-paper-scissors (100 rounds in
+    the registered spec) with the rules, observations and statistics of
+    :class:`RPSPopulationEnv`: the same simulator, with player 1 a learner instead of a
+    scripted bot. A policy trained here can be scored against the population in
+    ``RPSPopulation-v0``; a population bot can be replayed here as ``player_1`` (its moves are
+    ``info["bot_move"]`` there), and the two envs then agree round for round.
+
+    A scenario (``RPSSelfPlayScenario``) sets the trembling hand: with probability ``noise``
+    each player's move is replaced by a uniformly random move, independently per player and
+    round, drawn from a hash of the scenario's ``seed`` and the round (as a bot's noise is in
+    the population env). The registered generator (``"rps/self-play"``) draws ``noise``
+    uniformly in ``[0, 0.1]``; ``noise=0`` is pure rock-paper-scissors.
+
+    ## Action Space
+
+    ``Discrete(3)`` per agent: 0 rock, 1 paper, 2 scissors. ``step`` takes a dict with exactly
+    one action per agent in ``env.agents``: an unknown name, a missing agent or an agent whose
+    match is over raises ``InvalidAgentError``; anything outside ``Discrete(3)`` (float, out of
+    range, array, ``None``) raises ``InvalidActionError``.
+
+    ## Observation Space
+
+    ``Box(0, 1, (6K,), float32)`` per agent, ``K = history`` (5), the population env's layout
+    from each player's own point of view: for each of the last ``K`` rounds, most recent first,
+    the one-hot of the player's own move then the one-hot of the opponent's (the moves actually
+    played, after any tremble); zeros for rounds before the match started. So ``player_1``'s
+    observation is ``player_0``'s with the two halves of every round swapped.
+
+    ## Rewards
+
+    Zero-sum, every round: +1 to the winner, -1 to the loser, 0 to both on a draw (of the
+    moves actually played).
+
+    ## Episode End
+
+    * Termination: never.
+    * Truncation: both agents after ``max_cycles`` rounds (100 in the registered spec).
+    * Every step, each agent's info holds ``move`` (its move as played, after any tremble),
+      ``opponent_move``, and ``exploitability``: the return per round a best response to this
+      agent's empirical move frequencies so far would get (0 for a uniform mix, 1 for a
+      constant player).
+
+    ## Rendering
+
+    ``render_mode="rgb_array"`` (or ``"human"``; needs the ``render`` extra): the scoreboard of
+    ``RPSPopulation-v0`` with ``player_0`` on the left and ``player_1`` on the right; rows are
+    tinted by ``player_0``'s outcome. The native vector form renders one frame per world.
+
+    ## Baseline
+
+    ``baseline.PatternMatchingPolicy`` on both seats: each player predicts the other's move
+    from its moves after the same last round and plays what beats it. Against itself it
+    mirrors its opponent and every noiseless round is a draw (return 0.00 for both); it is
+    meant as an opponent for a learner, which can exploit it as it exploits the population's
+    pattern matchers.
+
+    ## Arguments
+
+    ```python
+    benchmarkzoo.make_parallel("benchmarkzoo/RPSSelfPlay-v0", generator="rps/self-play",
+                               generator_kwargs={"max_noise": 0.1}, history=5, max_cycles=100,
+                               render_mode=None)
+    ```
+
+    * ``generator``: ``"rps/self-play"`` or an ``RPSSelfPlayGenerator``; ``generator_kwargs``:
+      ``max_noise``, the highest tremble probability (0.0 by default, 0.1 in the registered spec).
+    * ``history``: ``K``, the rounds in an observation.
+    * ``reset(options={"scenario": RPSSelfPlayScenario(noise=0.0, seed=0)})`` plays a given match.
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The native multi-world form
+    is ``benchmarkzoo.make_vec("benchmarkzoo/RPSSelfPlay-v0", num_envs)``
+    (:class:`~benchmarkzoo.envs.multiagent.rps.vector_env.RPSSelfPlayVectorEnv`).
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> from benchmarkzoo.envs.multiagent.rps.env import RPSSelfPlayEnv
+    >>> from benchmarkzoo.envs.multiagent.rps.generator import RPSSelfPlayScenario
+    >>> env = RPSSelfPlayEnv()
+    >>> observations, infos = env.reset(seed=0, options={"scenario": RPSSelfPlayScenario(noise=0.0)})
+    >>> env.agents, observations["player_0"].shape
+    (['player_0', 'player_1'], (30,))
+    >>> observations, rewards, terminations, truncations, infos = env.step({"player_0": 2, "player_1": 1})
+    >>> rewards  # scissors cut paper
+    {'player_0': 1.0, 'player_1': -1.0}
+    >>> observations["player_0"][:6].tolist(), observations["player_1"][:6].tolist()
+    ([0.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0, 1.0])
+    >>> infos["player_1"]
+    {'move': 1, 'opponent_move': 2, 'exploitability': 1.0}
+    """
+
+    metadata = {"name": "rps_self_play_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS,
+                "is_parallelizable": True}
+    env_id = SELF_PLAY_ENV_ID
+
+    def __init__(
+        self,
+        generator: str | Generator = "rps/self-play",
+        generator_kwargs: dict[str, Any] | None = None,
+        history: int = 5,
+        max_cycles: int = 100,
+        render_mode: str | None = None,
+    ):
+        self.scenario = self._rng = self._renderer = None
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"], self.env_id)
+        self.generator = make_self_play_generator(generator, generator_kwargs)
+        self.params = build_params(history, self.env_id)
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.possible_agents = list(AGENTS)
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_space, self._action_space = build_spaces(self.params)
+        self.agents: list[str] = []
+        self.num_steps = 0
+        self.sim_state = sim.init_state(self.params, 1)
+        self._moves = np.zeros((1, 2), dtype=np.int64)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._next_scenario(seed, options, check_self_play_scenario)
+        sim.load(self.sim_state, 0, self.scenario)
+        self.agents = list(self.possible_agents)
+        self.num_steps = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]):
+        if self.scenario is None:
+            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
+        if not self.agents:
+            raise ResetNeededError(f"{self.env_id}: the match is over; call reset() to start a new one.")
+        check_action_dict(self.env_id, actions, self.agents, self._index,
+                          "both players move every round: 0 rock, 1 paper, 2 scissors")
+        for agent in self.agents:
+            action = actions[agent]
+            if type(action) is not int or not 0 <= action < sim.NUM_MOVES:  # plain ints skip the generic check
+                check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
+            self._moves[0, self._index[agent]] = action
+        moves = sim.tremble(self.sim_state, self._moves)  # (1, 2) as played
+        reward = float(sim.play(self.sim_state, moves[:, 0], moves[:, 1])[0])
+        self.num_steps += 1
+        limit = self.num_steps >= self.max_cycles
+        played = moves[0].tolist()
+        exploitability = sim.exploitability(self.sim_state, None)[0].tolist()
+        rewards = {"player_0": reward, "player_1": 0.0 - reward}  # 0.0 - r: no negative zero on a draw
+        infos = {
+            agent: {"move": played[p], "opponent_move": played[1 - p], "exploitability": exploitability[p]}
+            for p, agent in enumerate(self.possible_agents)
+        }
+        observations = self._observations()
+        terminations = {agent: False for agent in self.possible_agents}
+        truncations = {agent: limit for agent in self.possible_agents}
+        if limit:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        return {agent: sim.observe(self.sim_state, p)[0] for p, agent in enumerate(self.possible_agents)}
+
+    def _make_renderer(self):
+        return make_renderer(self.params, self.render_mode)

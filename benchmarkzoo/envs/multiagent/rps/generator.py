@@ -1,4 +1,5 @@
-"""RPS population scenarios: one scripted bot (by name), its noise level and the seed of its random stream."""
+"""RPS scenarios: one scripted bot (by name), its noise level and the seed of its random stream; or a
+self-play match (how often the players' hands tremble, and the seed of the trembles)."""
 
 from __future__ import annotations
 
@@ -95,3 +96,50 @@ class RPSPopulationGenerator(Generator):
         noise = float(rng.uniform(0.0, self.max_noise))
         seed = int(rng.integers(MAX_SEED))
         return RPSScenario(bot=bot, noise=noise, seed=seed)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class RPSSelfPlayScenario(Scenario):
+    """One self-play match: how often each player's hand trembles, and the seed of the trembles.
+
+    Attributes:
+        noise: probability in ``[0, 1]`` that a player's move is replaced by a uniformly random
+            one (independently for each player and round).
+        seed: the seed of the trembles' random stream.
+    """
+
+    kind = "rps-self-play"
+
+    noise: float = 0.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        ok_noise = isinstance(self.noise, int | float | np.floating) and not isinstance(self.noise, bool)
+        if not ok_noise or not 0.0 <= float(self.noise) <= 1.0:
+            raise ScenarioError(f"RPSSelfPlayScenario.noise must be a number in [0, 1]; got {self.noise!r}.")
+        ok_seed = isinstance(self.seed, int | np.integer) and not isinstance(self.seed, bool)
+        if not ok_seed or not 0 <= int(self.seed) < MAX_SEED:
+            raise ScenarioError(f"RPSSelfPlayScenario.seed must be an integer in [0, 2**62); got {self.seed!r}.")
+        object.__setattr__(self, "noise", float(self.noise))
+        object.__setattr__(self, "seed", int(self.seed))
+
+
+class RPSSelfPlayGenerator(Generator):
+    """Draws a tremble probability uniform in ``[0, max_noise]`` and a stream seed.
+
+    With ``max_noise=0`` every scenario plays the same (pure rock-paper-scissors); the seed still
+    differs, so scenario hashes name their seeds as for every other generator.
+
+    Args:
+        max_noise: the highest tremble probability, in ``[0, 1]``.
+    """
+
+    scenario_type = RPSSelfPlayScenario
+
+    def __init__(self, max_noise: float = 0.0):
+        self.max_noise = self._check_float_range("max_noise", max_noise, 0.0, 1.0)
+
+    def __call__(self, rng: np.random.Generator) -> RPSSelfPlayScenario:
+        noise = float(rng.uniform(0.0, self.max_noise))
+        seed = int(rng.integers(MAX_SEED))
+        return RPSSelfPlayScenario(noise=noise, seed=seed)

@@ -2,7 +2,8 @@
 
 Moves are ``0`` rock, ``1`` paper, ``2`` scissors; ``(m + 1) % 3`` beats ``m``. Every world
 holds two players: player 0 is the learner (``player_0`` in self-play), player 1 the scripted
-bot (``player_1`` in self-play). The state keeps the whole game's statistics for both players
+bot (``player_1`` in self-play, a world loaded with an :class:`RPSSelfPlayScenario`, whose
+``bot`` is ``-1``). The state keeps the whole game's statistics for both players
 (move counts, decayed counts, transition counts given the last move, the last pair and the
 last two moves), which the bots and the baseline read; observations show only the last ``K``
 rounds.
@@ -10,7 +11,8 @@ rounds.
 Bot randomness never touches a ``numpy.random.Generator``: a bot's ``u`` in round ``t`` is a
 splitmix64 hash of its scenario's ``seed``, ``t`` and a stream number. It is a pure function of
 the scenario and the round, so a world plays the same in a batch of any size (native vector ==
-``SyncVectorEnv``) and a recorded scenario replays exactly.
+``SyncVectorEnv``) and a recorded scenario replays exactly. A self-play world has no bot, so its
+players' trembles (:func:`tremble`) draw from the same four streams, two per player.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import dataclasses
 
 import numpy as np
 
-from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario
+from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario, RPSSelfPlayScenario
 
 NUM_MOVES = 3
 MOVE_NAMES = ("rock", "paper", "scissors")
@@ -29,6 +31,10 @@ SWITCH_DECAY, SWITCH_THRESHOLD = 0.8, -1.5  # switcher's running score and when 
 _BOT = {name: i for i, name in enumerate(BOTS)}
 # streams of the per-round hash
 _NOISE, _CHOICE, _MIX, _NOISE_MOVE = range(4)
+# self-play trembles, per player: whether the hand trembles, and the move it then plays
+_TREMBLE_WHETHER = np.array([_NOISE, _CHOICE], dtype=np.uint64)
+_TREMBLE_WHICH = np.array([_NOISE_MOVE, _MIX], dtype=np.uint64)
+_FIRST_ADAPTIVE = min(_BOT[name] for name in ("meta_predictor", "switcher", "regret_matching"))
 _ONE_HOT = np.vstack([np.eye(NUM_MOVES), np.zeros((1, NUM_MOVES))]).astype(np.float32)  # row -1: no move yet
 _ONE_HOT.setflags(write=False)
 
@@ -54,9 +60,10 @@ class State:
 
     Attributes:
         bot: ``(B,)`` int64 strategy index of player 1 (``-1``: no bot, self-play).
-        noise: ``(B,)`` float64, the bot's noise level.
-        seed: ``(B,)`` uint64, the seed of the bot's random stream.
+        noise: ``(B,)`` float64, the bot's noise level (self-play: each player's tremble probability).
+        seed: ``(B,)`` uint64, the seed of the bot's random stream (self-play: of the trembles).
         t: ``(B,)`` int64 rounds played.
+        wins: ``(B, 2)`` int64 rounds won by each player (draws are ``t - wins.sum(1)``).
         hist: ``(B, K, 2)`` int64 moves of the last ``K`` rounds, most recent first, ``-1`` before the game.
         last, prev: ``(B, 2)`` int64 each player's last and second-to-last move (``-1``: none).
         counts: ``(B, 2, 3)`` float64 move counts; ``recent``: the same decayed by :data:`DECAY` per round.
@@ -72,6 +79,7 @@ class State:
     noise: np.ndarray
     seed: np.ndarray
     t: np.ndarray
+    wins: np.ndarray
     hist: np.ndarray
     last: np.ndarray
     prev: np.ndarray
@@ -91,7 +99,8 @@ def init_state(params: Params, num_worlds: int) -> State:
     b = num_worlds
     return State(
         bot=np.full(b, -1, dtype=np.int64), noise=np.zeros(b), seed=np.zeros(b, dtype=np.uint64),
-        t=np.zeros(b, dtype=np.int64), hist=np.full((b, params.history, 2), -1, dtype=np.int64),
+        t=np.zeros(b, dtype=np.int64), wins=np.zeros((b, 2), dtype=np.int64),
+        hist=np.full((b, params.history, 2), -1, dtype=np.int64),
         last=np.full((b, 2), -1, dtype=np.int64), prev=np.full((b, 2), -1, dtype=np.int64),
         counts=np.zeros((b, 2, 3)), recent=np.zeros((b, 2, 3)), trans=np.zeros((b, 2, 3, 3)),
         pair=np.zeros((b, 2, 9, 3)), two=np.zeros((b, 2, 9, 3)), meta=np.zeros((b, 9)),
@@ -100,13 +109,15 @@ def init_state(params: Params, num_worlds: int) -> State:
     )
 
 
-def load(state: State, world: int, scenario: RPSScenario | None) -> None:
-    """Start a new game in world ``world`` against ``scenario``'s bot (``None``: self-play, no bot)."""
+def load(state: State, world: int, scenario: RPSScenario | RPSSelfPlayScenario | None) -> None:
+    """Start a new game in world ``world``: against ``scenario``'s bot, or self-play (an
+    :class:`RPSSelfPlayScenario`, or ``None`` for self-play without trembles)."""
     for field in dataclasses.fields(state):
         arr = getattr(state, field.name)
         arr[world] = -1 if field.name in ("bot", "hist", "last", "prev") else 0
-    if scenario is not None:
+    if isinstance(scenario, RPSScenario):
         state.bot[world] = scenario.bot_index
+    if scenario is not None:
         state.noise[world] = scenario.noise
         state.seed[world] = scenario.seed
 
@@ -132,6 +143,12 @@ def uniforms(seed: np.ndarray, t: np.ndarray, stream: int) -> np.ndarray:
     """``(n,)`` float64 in ``[0, 1)``: the bot's draw number ``stream`` of round ``t``."""
     key = _splitmix(t.astype(np.uint64) * np.uint64(4) + np.uint64(stream))
     return (_splitmix(seed ^ key) >> np.uint64(11)).astype(np.float64) * (1.0 / 2**53)
+
+
+def _uniforms_per_player(seed: np.ndarray, t: np.ndarray, streams: np.ndarray) -> np.ndarray:
+    """``(n, 2)``: column ``p`` is ``uniforms(seed, t, streams[p])``, in one pass."""
+    key = _splitmix(t.astype(np.uint64)[:, None] * np.uint64(4) + streams)
+    return (_splitmix(seed[:, None] ^ key) >> np.uint64(11)).astype(np.float64) * (1.0 / 2**53)
 
 
 def _pick(u: np.ndarray) -> np.ndarray:
@@ -280,12 +297,27 @@ def bot_moves(state: State) -> np.ndarray:
     for index in np.unique(state.bot[has_bot]).tolist():
         w = np.flatnonzero(state.bot == index)
         moves[w] = _strategy(BOTS[index], state, w, u[w], u_mix[w])
-    noisy = uniforms(seed, t, _NOISE) < state.noise
+    noisy = has_bot & (uniforms(seed, t, _NOISE) < state.noise)
     return np.where(noisy, _pick(uniforms(seed, t, _NOISE_MOVE)), moves)
+
+
+def tremble(state: State, moves: np.ndarray) -> np.ndarray:
+    """Self-play noise: ``(B, 2)`` int64, the ``(B, 2)`` chosen ``moves`` with each player's replaced by a
+    uniformly random move with probability ``state.noise`` (fresh array; worlds with a bot are unchanged)."""
+    out = np.array(moves, dtype=np.int64)
+    if not state.noise.any():
+        return out
+    seed, t = state.seed, state.t
+    shaky = (state.bot < 0)[:, None] & (_uniforms_per_player(seed, t, _TREMBLE_WHETHER) < state.noise[:, None])
+    if shaky.any():  # the random moves are drawn only when needed (they are pure functions of seed and t)
+        out = np.where(shaky, _pick(_uniforms_per_player(seed, t, _TREMBLE_WHICH)), out)
+    return out
 
 
 def _learn(state: State, agent: np.ndarray, bot: np.ndarray) -> None:
     """The adaptive bots' updates after a round (before the statistics move on)."""
+    if state.bot.max(initial=-1) < _FIRST_ADAPTIVE:  # no adaptive bot in the batch (self-play included)
+        return
     for name in ("meta_predictor", "switcher", "regret_matching"):
         w = np.flatnonzero(state.bot == _BOT[name])
         if w.size == 0:
@@ -306,24 +338,29 @@ def _learn(state: State, agent: np.ndarray, bot: np.ndarray) -> None:
 def play(state: State, move0: np.ndarray, move1: np.ndarray) -> np.ndarray:
     """Play one round in every world; returns player 0's ``(B,)`` float64 reward (+1 win, 0 draw, -1 loss)."""
     _learn(state, move0, move1)
-    b = np.arange(move0.shape[0])
     moves = np.stack([move0, move1], axis=1)  # (B, 2)
-    for p in (0, 1):
-        mine, last, other_last, prev = moves[:, p], state.last[:, p], state.last[:, 1 - p], state.prev[:, p]
-        state.counts[b, p, mine] += 1.0
-        state.recent[:, p] *= DECAY
-        state.recent[b, p, mine] += 1.0
-        w = np.flatnonzero(last >= 0)
-        state.trans[w, p, last[w], mine[w]] += 1.0
-        state.pair[w, p, last[w] * 3 + other_last[w], mine[w]] += 1.0
-        w = np.flatnonzero(prev >= 0)
-        state.two[w, p, prev[w] * 3 + last[w], mine[w]] += 1.0
+    b, p = np.arange(moves.shape[0])[:, None], np.arange(2)[None, :]  # (B, 1), (1, 2)
+    state.counts[b, p, moves] += 1.0
+    state.recent *= DECAY
+    state.recent[b, p, moves] += 1.0
+    # both players move every round, so both have a last (and a previous) move or neither has
+    w = np.flatnonzero(state.last[:, 0] >= 0)
+    if w.size:
+        last, mine = state.last[w], moves[w]  # (n, 2) each
+        state.trans[w[:, None], p, last, mine] += 1.0
+        state.pair[w[:, None], p, last * 3 + last[:, ::-1], mine] += 1.0
+    w = np.flatnonzero(state.prev[:, 0] >= 0)
+    if w.size:
+        state.two[w[:, None], p, state.prev[w] * 3 + state.last[w], moves[w]] += 1.0
     state.prev[:] = state.last
     state.last[:] = moves
     state.hist[:, 1:] = state.hist[:, :-1].copy()
     state.hist[:, 0] = moves
     state.t += 1
-    return payoff(move0, move1).astype(np.float64)
+    outcome = payoff(move0, move1)
+    state.wins[:, 0] += outcome == 1
+    state.wins[:, 1] += outcome == -1
+    return outcome.astype(np.float64)
 
 
 def observe(state: State, player: int = 0) -> np.ndarray:
@@ -333,13 +370,14 @@ def observe(state: State, player: int = 0) -> np.ndarray:
     return _ONE_HOT[hist].reshape(hist.shape[0], -1)
 
 
-def exploitability(state: State, player: int = 0) -> np.ndarray:
-    """``(B,)`` float64: the expected return per round of a best response to ``player``'s empirical mix of moves.
+def exploitability(state: State, player: int | None = 0) -> np.ndarray:
+    """``(B,)`` float64 (``(B, 2)`` for ``player=None``, both players): the expected return per round of a
+    best response to ``player``'s empirical mix of moves.
 
     ``max_m f[m - 1] - f[m + 1]`` for move frequencies ``f``: ``0`` for a uniform mix, ``1`` for a
     constant player; ``0`` before the first round.
     """
-    counts = state.counts[:, player]
-    total = counts.sum(axis=1, keepdims=True)
+    counts = state.counts if player is None else state.counts[:, player]  # (B, 2, 3) or (B, 3)
+    total = counts.sum(axis=-1, keepdims=True)
     freq = counts / np.maximum(total, 1.0)
-    return np.max(freq[:, [2, 0, 1]] - freq[:, [1, 2, 0]], axis=1)
+    return np.max(freq[..., [2, 0, 1]] - freq[..., [1, 2, 0]], axis=-1)

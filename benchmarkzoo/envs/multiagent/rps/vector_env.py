@@ -1,4 +1,5 @@
-"""The native vector form of ``benchmarkzoo/RPSPopulation-v0``: ``num_envs`` matches in one batched simulator."""
+"""The native vector forms of ``benchmarkzoo/RPSPopulation-v0`` and ``benchmarkzoo/RPSSelfPlay-v0``: ``num_envs``
+matches in one batched simulator."""
 
 from __future__ import annotations
 
@@ -8,12 +9,26 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from benchmarkzoo.core.spaces import check_discrete_batch
+from benchmarkzoo.core.spaces import check_discrete_agents, check_discrete_batch
 from benchmarkzoo.envs.multiagent.rps import sim
-from benchmarkzoo.envs.multiagent.rps.env import ENV_ID, build_params, build_spaces, check_scenario, make_generator
-from benchmarkzoo.envs.multiagent.rps.generator import RPSScenario
+from benchmarkzoo.envs.multiagent.rps.env import (
+    AGENTS,
+    ENV_ID,
+    RENDER_FPS,
+    SELF_PLAY_ENV_ID,
+    build_params,
+    build_spaces,
+    check_max_cycles,
+    check_scenario,
+    check_self_play_scenario,
+    make_generator,
+    make_renderer,
+    make_self_play_generator,
+)
+from benchmarkzoo.envs.multiagent.rps.generator import RPSScenario, RPSSelfPlayScenario
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
+from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
 class RPSPopulationVectorEnv(NativeVectorEnv):
@@ -23,7 +38,7 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
     autoreset, so rollouts equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
     env_id = ENV_ID
 
     def __init__(
@@ -44,6 +59,7 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.state = sim.init_state(self.params, self.num_envs)
         self.scenarios: list[RPSScenario | None] = [None] * self.num_envs
+        self._renderer = None
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
@@ -64,3 +80,93 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
 
     def _observe(self) -> np.ndarray:
         return sim.observe(self.state)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """One ``rgb_array`` frame per world."""
+        if self.render_mode is None:
+            return None
+        if self._renderer is None:
+            self._renderer = make_renderer(self.params, "rgb_array")
+        return tuple(self._renderer.draw(self.state, i) for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if getattr(self, "_renderer", None) is not None:
+            self._renderer.close()
+            self._renderer = None
+
+
+class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
+    """``num_envs`` RPSSelfPlay-v0 matches stepped together; see :class:`RPSSelfPlayEnv` for the game.
+
+    The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s, agents
+    ``player_0``, ``player_1`` on axis 1: actions ``(B, 2)`` int, observations ``(B, 2, 6K)``
+    float32, rewards ``(B, 2)`` float64 (zero-sum), terminations and truncations ``(B, 2)`` bool.
+    Infos hold ``move``, ``opponent_move`` (``(B, 2)`` int64, as played) and ``exploitability``
+    (``(B, 2)`` float64), each agent's entry of the ParallelEnv's info.
+
+    World ``i`` is seeded with ``seed + i`` and redraws its scenario from its own generator on
+    autoreset, so world ``i`` equals ``RPSSelfPlayEnv`` reset with ``seed + i`` and stepped with the
+    same actions, bit for bit.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
+    env_id = SELF_PLAY_ENV_ID
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        generator: str | Generator = "rps/self-play",
+        generator_kwargs: dict[str, Any] | None = None,
+        history: int = 5,
+        max_cycles: int = 100,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        super().__init__(num_envs, list(AGENTS), check_max_cycles(max_cycles), autoreset_mode, render_mode)
+        self.generator = make_self_play_generator(generator, generator_kwargs)
+        self.params = build_params(history, self.env_id)
+        self.single_observation_space, self.single_action_space = build_spaces(self.params)
+        self.observation_space = batch_space(batch_space(self.single_observation_space, 2), self.num_envs)
+        self.action_space = batch_space(batch_space(self.single_action_space, 2), self.num_envs)
+        self.sim_state = sim.init_state(self.params, self.num_envs)
+        self.scenarios: list[RPSSelfPlayScenario | None] = [None] * self.num_envs
+        self._renderer = None
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        fixed = (options or {}).get("scenario")
+        if fixed is not None:
+            check_self_play_scenario(fixed)
+        for i in worlds:
+            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            self.scenarios[i] = scenario
+            sim.load(self.sim_state, i, scenario)
+        return {}
+
+    def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        actions = check_discrete_agents(self.env_id, actions, sim.NUM_MOVES, acting, self.possible_agents)
+        # worlds that ended on the last step play rock against rock until reloaded; outputs discarded
+        moves = sim.tremble(self.sim_state, actions)  # (B, 2) as played
+        reward = sim.play(self.sim_state, moves[:, 0], moves[:, 1])
+        rewards = np.stack([reward, 0.0 - reward], axis=1)  # (B, 2); 0.0 - r: no negative zero on a draw
+        rewards[~acting] = 0.0
+        exploitability = sim.exploitability(self.sim_state, None)  # (B, 2)
+        info = {"move": moves, "opponent_move": moves[:, ::-1].copy(), "exploitability": exploitability}
+        return rewards, np.zeros_like(acting), info
+
+    def _observe(self, present: np.ndarray) -> np.ndarray:
+        obs = np.stack([sim.observe(self.sim_state, p) for p in (0, 1)], axis=1)  # (B, 2, 6K)
+        obs[~present] = 0.0
+        return obs
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """One ``rgb_array`` frame per world."""
+        if self.render_mode is None:
+            return None
+        if self._renderer is None:
+            self._renderer = make_renderer(self.params, "rgb_array")
+        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if getattr(self, "_renderer", None) is not None:
+            self._renderer.close()
+            self._renderer = None

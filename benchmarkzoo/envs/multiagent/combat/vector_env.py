@@ -1,0 +1,131 @@
+"""The native multi-world form of ``MicroCombat-v0``: ``num_envs`` engagements in one simulator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from benchmarkzoo.core.errors import IllegalActionError
+from benchmarkzoo.core.spaces import check_discrete_agents
+from benchmarkzoo.envs.multiagent.combat import sim
+from benchmarkzoo.envs.multiagent.combat.env import (
+    ENV_ID,
+    agent_names,
+    build_params,
+    build_spaces,
+    check_illegal_actions,
+    check_max_cycles,
+    check_scenario,
+    illegal_action_message,
+    make_generator,
+)
+from benchmarkzoo.envs.multiagent.combat.generator import CombatScenario
+from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
+
+
+class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
+    """``num_envs`` MicroCombat-v0 worlds stepped together.
+
+    See :class:`~benchmarkzoo.envs.multiagent.combat.env.MicroCombatEnv` for the rules.
+
+    The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s: actions
+    ``(B, N)`` int, observations ``(B, N, F)`` float32, rewards ``(B, N)`` float64 (the team reward
+    in every present agent's slot), terminations and truncations ``(B, N)`` bool,
+    ``infos["active"]`` and ``infos["present"]`` ``(B, N)`` bool. ``infos["action_mask"]`` is
+    ``(B, N, 6 + E)`` int8 every step (agents that are not active may only no-op). For the worlds
+    whose episode ended on the step infos hold ``won``, ``allies_alive``, ``enemies_killed`` and
+    ``masked_actions``, each ``(B,)``, under their ``_key`` masks. :meth:`state` is the global
+    state of every world, ``(B, (N + E)(5 + T))``.
+
+    World ``i`` is seeded with ``seed + i`` and redraws its scenario from its own generator on
+    autoreset, so world ``i`` equals ``MicroCombatEnv`` reset with ``seed + i`` and stepped with the
+    same actions, bit for bit.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 4}
+    env_id = ENV_ID
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        generator: str | Generator = "combat/random",
+        generator_kwargs: dict[str, Any] | None = None,
+        illegal_actions: str = "stop",
+        max_cycles: int = 100,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        gen = make_generator(generator, generator_kwargs)
+        super().__init__(num_envs, agent_names(gen.num_allies), check_max_cycles(max_cycles), autoreset_mode,
+                         render_mode)
+        self.generator = gen
+        self.params = build_params(gen)
+        self.illegal_actions = check_illegal_actions(illegal_actions)
+        self.single_observation_space, self.single_action_space, self.single_state_space = build_spaces(self.params)
+        n = self.params.num_allies
+        self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
+        self.action_space = batch_space(batch_space(self.single_action_space, n), self.num_envs)
+        self.sim_state = sim.init_state(self.params, self.num_envs)
+        self.scenarios: list[CombatScenario | None] = [None] * self.num_envs
+        self._legal = np.zeros((self.num_envs, n, self.params.num_actions), dtype=np.int8)  # (B, N, A)
+        self._renderer = None
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        fixed = (options or {}).get("scenario")
+        if fixed is not None:
+            check_scenario(fixed, self.params)
+        for i in worlds:
+            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            self.scenarios[i] = scenario
+            sim.load(self.sim_state, i, scenario, self.params)
+        self._legal[worlds] = sim.action_masks(self.sim_state, self.params, worlds)
+        return {"action_mask": self._legal}
+
+    def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        n_actions = self.params.num_actions
+        actions = check_discrete_agents(self.env_id, actions, n_actions, acting, self.possible_agents)
+        legal = np.take_along_axis(self._legal, actions[..., None], axis=2)[..., 0].astype(bool)  # (B, N)
+        illegal = acting & ~legal
+        if illegal.any():
+            if self.illegal_actions == "raise":
+                world, unit = (int(x) for x in np.argwhere(illegal)[0])
+                raise IllegalActionError(illegal_action_message(
+                    self.sim_state, self.params, world, unit, int(actions[world, unit]), self._legal[world, unit],
+                    f"world {world}, agent {self.possible_agents[unit]!r}"))
+            self.sim_state.masked += illegal.sum(axis=1)
+            actions = np.where(illegal, sim.STOP, actions)
+        # worlds that ended on the last step are stepped with no-op actions until reloaded; outputs discarded
+        reward, died, done, _ = sim.step(self.sim_state, actions, self.params)
+        terminated = acting & (died | done[:, None])
+        rewards = np.where(acting, reward[:, None], 0.0)
+        self._legal = sim.action_masks(self.sim_state, self.params)
+        return rewards, terminated, {"action_mask": self._legal}
+
+    def _observe(self, present: np.ndarray) -> np.ndarray:
+        return sim.observe(self.sim_state, self.params, present)
+
+    def _end_info(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state, self.params)
+
+    def state(self) -> np.ndarray:
+        """``(B, (N + E)(5 + T))`` float32, every world's global state (the ParallelEnv's ``state()``)."""
+        return sim.global_state(self.sim_state, self.params)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """One ``rgb_array`` frame per world."""
+        if self.render_mode is None:
+            return None
+        if self._renderer is None:
+            from benchmarkzoo.envs.multiagent.combat.render import CombatRenderer
+
+            self._renderer = CombatRenderer(self.params, "rgb_array", self.metadata["render_fps"])
+        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if getattr(self, "_renderer", None) is not None:
+            self._renderer.close()
+            self._renderer = None
