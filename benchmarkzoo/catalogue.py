@@ -232,6 +232,8 @@ _TRAFFIC = "benchmarkzoo.envs.traffic"
 
 register_generator("traffic/single-intersection", f"{_TRAFFIC}.generator:SingleIntersectionGenerator")
 register_generator("traffic/grid", f"{_TRAFFIC}.generator:GridGenerator")
+register_generator("traffic/spider", f"{_TRAFFIC}.generator:SpiderGenerator")
+register_generator("traffic/random", f"{_TRAFFIC}.generator:RandomNetworkGenerator")
 
 register(
     "benchmarkzoo/TrafficSignal-v0",
@@ -255,9 +257,9 @@ register(
     max_episode_steps=360,
     kwargs={"generator": "traffic/grid", "generator_kwargs": {}},
     extras=("traffic",),
-    description="Coordinate the signals of a generated SUMO grid, one PettingZoo agent per traffic light.",
+    description="Coordinate the signals of a generated SUMO network (grid, spider, random), one agent per traffic light.",
     baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
-    scenario_sets=("traffic/grid",),
+    scenario_sets=("traffic/grid", "traffic/spider", "traffic/random-network"),
 )
 register(
     "benchmarkzoo/MO-TrafficSignal-v0",
@@ -271,6 +273,20 @@ register(
     description="One SUMO signalized intersection with two objectives: vehicles' waiting time and their CO2.",
     baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/single-intersection",),
+)
+
+register(
+    "benchmarkzoo/MO-TrafficGrid-v0",
+    kind="moma",
+    family="traffic",
+    entry_point=f"{_TRAFFIC}.grid.mo_env:MOTrafficGridEnv",
+    vector_entry_point=f"{_TRAFFIC}.grid.mo_vector_env:MOTrafficGridVectorEnv",
+    max_episode_steps=360,
+    kwargs={"generator": "traffic/grid", "generator_kwargs": {}},
+    extras=("traffic", "mo"),
+    description="TrafficGrid-v0 with per-signal vector rewards: waiting time and CO2 on each signal's own lanes.",
+    baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
+    scenario_sets=("traffic/grid",),
 )
 
 _NAV = "benchmarkzoo.envs.multiagent.navigation"

@@ -110,6 +110,10 @@ class Measurement:
             0 unless the controller was made with ``accounting=True``.
         halted: vehicle-seconds spent halting (slower than 0.1 m/s) anywhere in the network
             during the step, summed second by second; 0 unless ``accounting=True``.
+        signal_co2: ``(num_tls,)`` float64 milligrams of CO2 of :attr:`co2` emitted on each
+            signal's own lanes (see :meth:`SignalController.lane_owners`); zeros unless ``accounting=True``.
+        signal_halted: ``(num_tls,)`` float64 vehicle-seconds of :attr:`halted` on each signal's
+            own lanes; zeros unless ``accounting=True``.
     """
 
     time: float
@@ -123,6 +127,8 @@ class Measurement:
     mean_travel_time: float
     co2: float = 0.0
     halted: float = 0.0
+    signal_co2: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    signal_halted: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
 
 
 def yellow_state(current: str, target: str) -> str:
@@ -138,8 +144,9 @@ class SignalController:
         timing: step, yellow and minimum-green durations.
         accounting: advance SUMO one second at a time and sum, over every lane of the network
             (internal junction lanes too), the CO2 emitted and the vehicles halting each second
-            (:attr:`Measurement.co2`, :attr:`Measurement.halted`). The trajectory is the same
-            either way (``simulationStep(t)`` runs the same one-second steps); it costs one
+            (:attr:`Measurement.co2`, :attr:`Measurement.halted`), and the same per signal over
+            the lanes each signal owns (:meth:`lane_owners`). The trajectory is the same either
+            way (``simulationStep(t)`` runs the same one-second steps); it costs one
             subscription read per simulated second.
     """
 
@@ -163,6 +170,42 @@ class SignalController:
                     conn.lane.subscribe(lane, _ACCOUNTING_VARIABLES)
         self._co2 = 0.0
         self._halted = 0.0
+        self._owner = self.lane_owners() if accounting else {}
+        self._signal_co2 = [0.0] * num_tls
+        self._signal_halted = [0.0] * num_tls
+
+    def lane_owners(self) -> dict[str, int]:
+        """``{lane id: signal index}``: the lanes whose traffic each signal answers for.
+
+        A signal owns its controlled incoming lanes, the internal lanes of its junction(s) (the
+        ``:<junction>_<i>_<j>`` lanes behind its links' ``via`` lanes) and those of its outgoing
+        lanes that enter no other signal (exits from the network or towards unsignalized
+        junctions). A lane between two signals belongs to the one it enters. On a network where
+        every junction is signalized (the generated grids) every lane has an owner, so the signals'
+        sums add up to the network's; a lane entering an unsignalized junction from another
+        unsignalized one has none.
+        """
+        conn, layout = self.conn, self.layout
+        owner: dict[str, int] = {}
+        for k, lanes in enumerate(layout.incoming):
+            for i in lanes.tolist():
+                owner[layout.lanes[i]] = k
+        junction_of: dict[str, int] = {}
+        for k, tls in enumerate(layout.tls_ids):
+            for group in conn.trafficlight.getControlledLinks(tls):
+                for link in group:
+                    via = link[2] if len(link) > 2 else ""
+                    if via.startswith(":"):
+                        junction_of.setdefault(via[1:].rsplit("_", 2)[0], k)
+        for lane in conn.lane.getIDList():
+            if lane.startswith(":"):
+                k = junction_of.get(lane[1:].rsplit("_", 2)[0])
+                if k is not None:
+                    owner.setdefault(lane, k)
+        for k, lanes in enumerate(layout.outgoing):
+            for i in lanes.tolist():
+                owner.setdefault(layout.lanes[i], k)
+        return owner
 
     def _read_layout(self) -> Layout:
         conn = self.conn
@@ -240,11 +283,18 @@ class SignalController:
             self.conn.simulationStep(float(until))
             return
         conn, co2, halted = self.conn, 0.0, 0.0
+        owner, signal_co2, signal_halted = self._owner, self._signal_co2, self._signal_halted
         for second in range(now + 1, until + 1):
             conn.simulationStep(float(second))
-            for values in conn.lane.getAllSubscriptionResults().values():
-                co2 += values[_CO2_EMISSION]  # mg/s over one 1 s simulation step: mg
-                halted += values[_LAST_STEP_VEHICLE_HALTING_NUMBER]
+            for lane, values in conn.lane.getAllSubscriptionResults().items():
+                emitted = values[_CO2_EMISSION]  # mg/s over one 1 s simulation step: mg
+                halting = values[_LAST_STEP_VEHICLE_HALTING_NUMBER]
+                co2 += emitted
+                halted += halting
+                k = owner.get(lane)
+                if k is not None:
+                    signal_co2[k] += emitted
+                    signal_halted[k] += halting
         self._co2 += co2
         self._halted += halted
 
@@ -257,12 +307,16 @@ class SignalController:
         waiting = np.array([results[lane][_WAITING_TIME] for lane in lanes], dtype=np.float64)
         count, wait, duration = (self.conn.simulation.getParameter("", key) for key in _TRIP_PARAMETERS)
         co2, halted, self._co2, self._halted = self._co2, self._halted, 0.0, 0.0
+        signal_co2 = np.array(self._signal_co2, dtype=np.float64)  # (num_tls,)
+        signal_halted = np.array(self._signal_halted, dtype=np.float64)  # (num_tls,)
+        self._signal_co2 = [0.0] * len(self._signal_co2)
+        self._signal_halted = [0.0] * len(self._signal_halted)
         return Measurement(
             time=float(self.time), phase=self.phase.copy(),
             can_change=(self.time - self.green_since) >= self.timing.min_green,
             vehicles=vehicles, halting=halting, waiting=waiting,
             arrived=int(count or 0), mean_waiting_time=float(wait or 0.0), mean_travel_time=float(duration or 0.0),
-            co2=co2, halted=halted,
+            co2=co2, halted=halted, signal_co2=signal_co2, signal_halted=signal_halted,
         )
 
 
@@ -273,17 +327,25 @@ def observation_size(layout: Layout, tls: int = 0) -> int:
     return layout.num_phases(tls) + 1 + 2 * len(layout.incoming[tls])
 
 
-def observe(layout: Layout, m: Measurement, tls: int = 0) -> np.ndarray:
-    """``(P + 1 + 2 * L_in,)`` float32: one-hot green, min-green passed, lane densities, lane queues."""
+def observe(
+    layout: Layout, m: Measurement, tls: int = 0, num_phases: int | None = None, num_lanes: int | None = None
+) -> np.ndarray:
+    """``(P + 1 + 2 * L_in,)`` float32: one-hot green, min-green passed, lane densities, lane queues.
+
+    With ``num_phases`` and ``num_lanes`` (at least the signal's own ``P`` and ``L_in``) the
+    same blocks are laid out ``num_phases`` and ``num_lanes`` wide, zero-padded, so signals of
+    different shapes share one space: ``(num_phases + 1 + 2 * num_lanes,)``.
+    """
     lanes = layout.incoming[tls]
     capacity = layout.capacity[lanes]
-    out = np.zeros(observation_size(layout, tls), dtype=np.float32)
-    num_phases = layout.num_phases(tls)
+    own_lanes = len(lanes)
+    width_p = layout.num_phases(tls) if num_phases is None else num_phases
+    width_l = own_lanes if num_lanes is None else num_lanes
+    out = np.zeros(width_p + 1 + 2 * width_l, dtype=np.float32)
     out[m.phase[tls]] = 1.0
-    out[num_phases] = float(m.can_change[tls])
-    num_lanes = len(lanes)
-    out[num_phases + 1: num_phases + 1 + num_lanes] = np.minimum(1.0, m.vehicles[lanes] / capacity)
-    out[num_phases + 1 + num_lanes:] = np.minimum(1.0, m.halting[lanes] / capacity)
+    out[width_p] = float(m.can_change[tls])
+    out[width_p + 1: width_p + 1 + own_lanes] = np.minimum(1.0, m.vehicles[lanes] / capacity)
+    out[width_p + 1 + width_l: width_p + 1 + width_l + own_lanes] = np.minimum(1.0, m.halting[lanes] / capacity)
     return out
 
 

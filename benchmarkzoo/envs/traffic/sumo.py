@@ -109,15 +109,13 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def generate_network(args: tuple[str, ...]) -> tuple[Path, str]:
-    """Run ``netgenerate`` with ``args`` (no output option) once, and cache the normalized network.
+def network_folder(args: tuple[str, ...]) -> Path:
+    """The cache folder of the network ``netgenerate`` makes from ``args``: ``<cache>/traffic/nets/<args' sha256>``."""
+    return cache_dir("traffic", "nets", sha256(canonical_json(list(args)).encode()))
 
-    The cache entry is ``<cache>/traffic/nets/<sha256 of the args>/net.net.xml``; it is
-    regenerated when missing or when its content no longer matches the hash written next to it.
 
-    Returns:
-        the network file's path and the sha256 of its (normalized) content.
-    """
+def cached_network(args: tuple[str, ...]) -> tuple[Path, str] | None:
+    """The cached network of ``args`` and its sha256, if it is in the cache and intact (no ``netgenerate`` run)."""
     key = sha256(canonical_json(list(args)).encode())
     with _lock:
         memo = _net_memo.get(key)
@@ -130,21 +128,52 @@ def generate_network(args: tuple[str, ...]) -> tuple[Path, str]:
             if sha256(path.read_bytes()) == digest:
                 _net_memo[key] = (path, digest)
                 return path, digest
-        with tempfile.TemporaryDirectory(prefix="benchmarkzoo-netgen-") as scratch:
-            raw = Path(scratch, "net.net.xml")
-            command = [str(binary("netgenerate")), *args, "--output-file", str(raw)]
-            done = subprocess.run(command, capture_output=True, text=True, env=tool_environment())
-            if done.returncode != 0 or not raw.is_file():
-                raise TrafficSimulationError(
-                    f"netgenerate failed (exit {done.returncode}) for arguments {list(args)}: "
-                    f"{(done.stderr or done.stdout).strip()[-2000:]}"
-                )
-            data = normalize_network(raw.read_bytes())
-        digest = sha256(data)
+    return None
+
+
+def store_network(args: tuple[str, ...], data: bytes) -> tuple[Path, str]:
+    """Cache ``data``, the normalized output of :func:`netgenerate` for ``args``, as :func:`generate_network` does."""
+    key = sha256(canonical_json(list(args)).encode())
+    folder = cache_dir("traffic", "nets", key)
+    path, hash_file = folder / "net.net.xml", folder / "net.sha256"
+    digest = sha256(data)
+    with _lock:
         _atomic_write(path, data)
         _atomic_write(hash_file, digest.encode())
         _net_memo[key] = (path, digest)
-        return path, digest
+    return path, digest
+
+
+def generate_network(args: tuple[str, ...]) -> tuple[Path, str]:
+    """Run ``netgenerate`` with ``args`` (no output option) once, and cache the normalized network.
+
+    The cache entry is ``<cache>/traffic/nets/<sha256 of the args>/net.net.xml``; it is
+    regenerated when missing or when its content no longer matches the hash written next to it.
+
+    Returns:
+        the network file's path and the sha256 of its (normalized) content.
+    """
+    found = cached_network(args)
+    if found is not None:
+        return found
+    return store_network(args, netgenerate(args))
+
+
+def netgenerate(args: tuple[str, ...]) -> bytes:
+    """Run ``netgenerate`` with ``args`` in a scratch folder and return the normalized network, uncached.
+
+    For generators that try several networks and keep one (the rest never reach the cache).
+    """
+    with tempfile.TemporaryDirectory(prefix="benchmarkzoo-netgen-") as scratch:
+        raw = Path(scratch, "net.net.xml")
+        command = [str(binary("netgenerate")), *args, "--output-file", str(raw)]
+        done = subprocess.run(command, capture_output=True, text=True, env=tool_environment())
+        if done.returncode != 0 or not raw.is_file():
+            raise TrafficSimulationError(
+                f"netgenerate failed (exit {done.returncode}) for arguments {list(args)}: "
+                f"{(done.stderr or done.stdout).strip()[-2000:]}"
+            )
+        return normalize_network(raw.read_bytes())
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

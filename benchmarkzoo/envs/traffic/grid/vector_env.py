@@ -15,10 +15,18 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
-from benchmarkzoo.envs.traffic.grid.env import ENV_ID, build_spaces, check_max_cycles, make_generator
+from benchmarkzoo.envs.traffic.grid.env import (
+    ENV_ID,
+    build_spaces,
+    check_layout,
+    check_max_cycles,
+    make_generator,
+    widths,
+)
 from benchmarkzoo.envs.traffic.runner import WorkerRunner
 from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
@@ -67,6 +75,7 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
         self.timing = sim.Timing(delta_time, yellow_time, min_green)
         self.reward_kind = reward
         self.single_observation_space, self.single_action_space = observation_space, action_space
+        self._widths = widths(observation_space, action_space)
         n = self.num_agents
         self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
         self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
@@ -77,6 +86,7 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
         self.layouts: list[sim.Layout | None] = [None] * self.num_envs
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
         self._previous_waiting = np.zeros((self.num_envs, n), dtype=np.float64)
+        self._phases = np.ones((self.num_envs, n), dtype=np.int64)  # (B, N) greens of each world's signals
         self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
@@ -96,19 +106,23 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
         actions = check_discrete_agents(ENV_ID, actions, self.single_action_space.n, acting, self.possible_agents)
         worlds = np.flatnonzero(acting.any(axis=1))  # ended worlds wait for their reload
         for i in worlds:
-            self._runners[i].send_step(actions[i])
+            self._runners[i].send_step(actions[i] % self._phases[i])  # signals with fewer greens than the space
         self._collect(worlds, loading=False)
+        return self._rewards(worlds), np.zeros((self.num_envs, self.num_agents), dtype=bool), self._info()
+
+    def _rewards(self, worlds: np.ndarray) -> np.ndarray:
+        """``(B, N)`` float64 rewards of the ``worlds`` just stepped (zero elsewhere)."""
         rewards = np.zeros((self.num_envs, self.num_agents), dtype=np.float64)
         for i in worlds:
             layout, m = self.layouts[i], self._measurements[i]
             for k in range(self.num_agents):
                 rewards[i, k] = sim.reward(self.reward_kind, layout, m, self._previous_waiting[i, k], tls=k)
                 self._previous_waiting[i, k] = sim.total_waiting(layout, m, tls=k)
-        return rewards, np.zeros((self.num_envs, self.num_agents), dtype=bool), self._info()
+        return rewards
 
     def _collect(self, worlds: np.ndarray, loading: bool) -> None:
         """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: TrafficSimulationError | None = None
+        failure: Exception | None = None
         for i in worlds:
             try:
                 reply = self._runners[i].receive()
@@ -118,6 +132,14 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
                 continue
             if loading:
                 layout, m = reply
+                try:
+                    check_layout(ENV_ID, self.generator, self.possible_agents, self._widths, layout,
+                                 f"world {i}'s {self.scenarios[i].label}")
+                except ScenarioError as error:
+                    failure = failure or error
+                    self._measurements[i] = None
+                    continue
+                self._phases[i] = [layout.num_phases(k) for k in range(self.num_agents)]
                 self.layouts[i], self._measurements[i] = layout, m
                 self._previous_waiting[i] = [sim.total_waiting(layout, m, tls=k) for k in range(self.num_agents)]
                 self._totals[i] = sim.EpisodeTotals()
@@ -153,7 +175,7 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
     def _observe(self, present: np.ndarray) -> np.ndarray:
         out = np.zeros(self.observation_space.shape, dtype=np.float32)  # (B, N, obs)
         for i, k in zip(*np.nonzero(present)):
-            out[i, k] = sim.observe(self.layouts[i], self._measurements[i], tls=int(k))
+            out[i, k] = sim.observe(self.layouts[i], self._measurements[i], int(k), *self._widths)
         return out
 
     def close_extras(self, **kwargs: Any) -> None:
