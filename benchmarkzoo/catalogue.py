@@ -257,7 +257,7 @@ register(
     max_episode_steps=360,
     kwargs={"generator": "traffic/grid", "generator_kwargs": {}},
     extras=("traffic",),
-    description="Coordinate the signals of a generated SUMO network (grid, spider, random), one agent per traffic light.",
+    description="Coordinate the signals of a generated SUMO grid, spider or random network, one agent per signal.",
     baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/grid", "traffic/spider", "traffic/random-network"),
 )
