@@ -27,18 +27,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _peer_venv import median_runs, peer_python
 
 LBF_VERSION = "2.0.0"
-DEFAULT_LBF_VENV = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "benchmarkzoo" / "bench-lbforaging"
 
 #: Run inside the lbforaging venv: prints {"agent_steps": ..., "env_steps": ...} per second.
 LBF_SNIPPET = r"""
@@ -68,30 +63,12 @@ print(json.dumps({"env_steps": steps / elapsed, "agent_steps": steps * n / elaps
 
 
 def lbf_python(path: str | None) -> str | None:
-    """The interpreter of a venv with lbforaging, created on first use; ``None`` if that fails."""
-    if path:
-        return path
-    python = DEFAULT_LBF_VENV / "bin" / "python"
-    if not python.exists():
-        print(f"creating {DEFAULT_LBF_VENV} with lbforaging=={LBF_VERSION} (once) ...", flush=True)
-        try:
-            subprocess.run([sys.executable, "-m", "venv", str(DEFAULT_LBF_VENV)], check=True)
-            subprocess.run([str(python), "-m", "pip", "install", "-q", f"lbforaging=={LBF_VERSION}"], check=True)
-        except (subprocess.CalledProcessError, OSError) as error:
-            print(f"could not install lbforaging: {error}", flush=True)
-            return None
-    return str(python)
+    """The interpreter of a venv with lbforaging (``~/.cache/benchmarkzoo/bench-lbforaging``, made on first use)."""
+    return peer_python("lbforaging", [f"lbforaging=={LBF_VERSION}"], path)
 
 
 def time_lbf(python: str, env_id: str, seconds: float, runs: int) -> tuple[float, float] | None:
-    results = []
-    for _ in range(runs):
-        done = subprocess.run([python, "-c", LBF_SNIPPET, env_id, str(seconds)], capture_output=True, text=True)
-        if done.returncode != 0:
-            print(done.stderr[-2000:], flush=True)
-            return None
-        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    return (statistics.median(r["agent_steps"] for r in results), statistics.median(r["env_steps"] for r in results))
+    return median_runs(python, LBF_SNIPPET, [env_id, str(seconds)], runs, ("agent_steps", "env_steps"))
 
 
 def time_parallel(generator_kwargs: dict, seconds: float, runs: int) -> tuple[float, float]:

@@ -152,6 +152,22 @@ register(
     scenario_sets=("multiagent/mapf-lifelong",),
 )
 
+register(
+    "benchmarkzoo/MO-MAPF-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_MAPF}.mo:MOMapfEnv",
+    vector_entry_point=f"{_MAPF}.mo:MOMapfVectorEnv",
+    max_episode_steps=128,
+    kwargs={
+        "generator": "mapf/obstacles",
+        "generator_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
+    },
+    description="Grid MAPF with per-agent vector rewards: arrival vs energy (moves) vs waiting (steps not moving).",
+    baseline=f"{_MAPF}.baseline:PrioritizedPlanningPolicy",
+    scenario_sets=("multiagent/mapf",),
+)
+
 _PANDA = "benchmarkzoo.envs.robotics.panda"
 
 register_generator("panda/reach", f"{_PANDA}.generator:ReachGenerator")

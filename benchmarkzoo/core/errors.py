@@ -75,6 +75,10 @@ class GeneratorArgumentError(BenchmarkZooError, ValueError):
     """A generator keyword argument outside its allowed range."""
 
 
+class InvalidWeightsError(BenchmarkZooError, ValueError):
+    """Scalarization weights that do not fit an env's vector reward: wrong length, agents or values."""
+
+
 class ScenarioError(BenchmarkZooError, ValueError):
     """A scenario that cannot be loaded: wrong type, wrong size for this env, unreachable goal."""
 

@@ -7,30 +7,55 @@ and in a fixed order, so its output is a function of the generator state.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from benchmarkzoo.generators.grids import bfs_list
+from benchmarkzoo.generators.grids import grid_neighbours
 
 
-def components(walls: np.ndarray) -> tuple[np.ndarray, list[list[int]]]:
+def components(walls: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     """4-connected components of the free cells.
 
     Returns:
         label: ``(height * width,)`` int64, the component of each flat cell, ``-1`` on walls.
-        cells: for each component (numbered in row-major order of its first cell), its flat
-            cells in breadth-first order from that first cell.
+        cells: for each component (numbered in row-major order of its first cell), an int64
+            array of its flat cells in breadth-first order from that first cell (neighbours in
+            action order: up, right, down, left).
+
+    Both are read-only: the last few results are cached by map (a generator labels a map, then the
+    scenario it builds checks the map again), so callers share them.
     """
-    height, width = walls.shape
-    free = (~np.asarray(walls, dtype=bool).ravel()).tolist()
+    walls = np.asarray(walls, dtype=bool)
+    return _components(walls.shape, walls.tobytes())
+
+
+@functools.lru_cache(maxsize=8)
+def _components(shape: tuple[int, int], data: bytes) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    height, width = shape
+    walls = np.frombuffer(data, dtype=bool)
+    neighbours = grid_neighbours(height, width)
+    free = (~walls).tolist()
     label = [-1] * (height * width)
-    cells: list[list[int]] = []
+    cells: list[np.ndarray] = []
     for source in range(height * width):
-        if free[source] and label[source] < 0:
-            _, order = bfs_list(free, height, width, source)
-            for cell in order:
-                label[cell] = len(cells)
-            cells.append(order)
-    return np.asarray(label, dtype=np.int64), cells
+        if not free[source] or label[source] >= 0:
+            continue
+        number = len(cells)
+        label[source] = number
+        order = [source]
+        push = order.append
+        for cell in order:  # one shared label list, so every cell is visited once over all components
+            for nb in neighbours[cell]:
+                if label[nb] < 0 and free[nb]:
+                    label[nb] = number
+                    push(nb)
+        component = np.array(order, dtype=np.int64)
+        component.setflags(write=False)
+        cells.append(component)
+    labels = np.array(label, dtype=np.int64)
+    labels.setflags(write=False)
+    return labels, tuple(cells)
 
 
 def sample_starts_goals(
@@ -50,22 +75,26 @@ def sample_starts_goals(
     width = walls.shape[1]
     draws = rng.random(2 * num_agents).tolist()
     label, cells = components(walls)
-    remaining = np.array([len(c) for c in cells], dtype=np.int64)  # unused cells per component
+    remaining = [len(c) for c in cells]  # unused cells per component
     unused = label >= 0  # (H * W,) free and not yet taken
-    starts, goals = [], []
+    sizes = np.array(remaining, dtype=np.int64)
+    open_cell = unused & (sizes[np.maximum(label, 0)] >= 2)  # unused, and its component has another unused cell
+    placed = np.empty(2 * num_agents, dtype=np.int64)  # start, goal, start, goal, ... (flat cells)
     for k in range(num_agents):
-        candidates = np.flatnonzero(unused & (remaining[np.maximum(label, 0)] >= 2))  # row-major
+        candidates = open_cell.nonzero()[0]  # row-major
         if candidates.size == 0:
             return None
         start = int(candidates[int(draws[2 * k] * candidates.size)])
         unused[start] = False
         component = int(label[start])
-        options = [cell for cell in cells[component] if unused[cell]]  # breadth-first from the component's root
-        goal = options[int(draws[2 * k + 1] * len(options))]
+        order = cells[component]
+        options = order[unused[order]]  # breadth-first from the component's root
+        goal = int(options[int(draws[2 * k + 1] * options.size)])
         unused[goal] = False
+        open_cell[start] = open_cell[goal] = False
         remaining[component] -= 2
-        starts.append(divmod(start, width))
-        goals.append(divmod(goal, width))
-    return np.asarray(starts, dtype=np.int64).reshape(num_agents, 2), np.asarray(goals, dtype=np.int64).reshape(
-        num_agents, 2
-    )
+        if remaining[component] < 2:
+            open_cell[order] = False
+        placed[2 * k], placed[2 * k + 1] = start, goal
+    rows, cols = np.divmod(placed.reshape(num_agents, 2), width)
+    return np.stack([rows[:, 0], cols[:, 0]], axis=1), np.stack([rows[:, 1], cols[:, 1]], axis=1)

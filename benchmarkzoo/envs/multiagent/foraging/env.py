@@ -298,8 +298,8 @@ class MOForagingEnv(ForagingEnv):
     ## Rewards
 
     ``reward_space(agent)`` is ``Box(0, 1, (T,), float64)``; rewards are ``(T,)`` float64 arrays.
-    For a scalar reward, pass weights to the SB3 adapter (``scalarize=``); the issue's per-agent
-    linear scalarization wrapper does not exist yet.
+    For a scalar reward, wrap the env in :class:`~benchmarkzoo.wrappers.LinearScalarization` (one
+    weight vector for every agent, or one per agent), or pass weights to the SB3 adapter (``scalarize=``).
 
     ## Arguments
 

@@ -16,6 +16,10 @@ from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/MAPF-v0"
 ACTION_NAMES = sim.ACTION_NAMES
+#: Action types checked inline (range only); anything else goes through ``check_action``.
+INTEGER_TYPES = frozenset(
+    {int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.intp, np.uintp}
+)
 #: Keys added to every present agent's info on the step its world's episode ends.
 METRIC_KEYS = ("success_rate", "cooperative_success", "makespan", "sum_of_costs")
 
@@ -258,23 +262,27 @@ class MapfEnv(ParallelEnvView):
             raise ResetNeededError(f"{self.env_id}: every agent has finished; call reset() to start a new episode.")
         self._check_agents(actions)
         acting = list(self.agents)
+        index, row, n = self._index, self._actions[0], len(ACTION_NAMES)
         for agent in acting:
             action = actions[agent]
-            if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # plain ints skip the generic check
+            # plain Python and numpy integers in range skip the generic check (what Discrete.contains accepts)
+            if type(action) not in INTEGER_TYPES or not 0 <= action < n:
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
-            self._actions[0, self._index[agent]] = action
-        rewards, arrived = sim.step(self.sim_state, self._actions, self.params)
+            row[index[agent]] = action
+        rewards, arrived = self._advance()
         self.num_steps += 1
         limit = self.num_steps >= self.max_cycles
         observations = self._observations(acting)
-        out_rewards, terminations, truncations, infos = {}, {}, {}, {}
-        for agent in acting:
-            i = self._index[agent]
-            done = bool(arrived[0, i])
-            out_rewards[agent] = float(rewards[0, i])
-            terminations[agent] = done and not self.params.lifelong  # lifelong agents never leave
-            truncations[agent] = limit and not terminations[agent]
-            infos[agent] = {"is_success": done}
+        slots = [index[agent] for agent in acting]
+        reward_row = self._reward_row(rewards)
+        done_row = arrived[0].tolist()
+        out_rewards = {agent: reward_row[i] for agent, i in zip(acting, slots, strict=True)}
+        infos = {agent: {"is_success": done_row[i]} for agent, i in zip(acting, slots, strict=True)}
+        if self.params.lifelong:  # lifelong agents never leave
+            terminations = dict.fromkeys(acting, False)
+        else:
+            terminations = {agent: done_row[i] for agent, i in zip(acting, slots, strict=True)}
+        truncations = {agent: limit and not terminations[agent] for agent in acting}
         self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
         if not self.agents:
             metrics = self._episode_metrics()
@@ -285,6 +293,14 @@ class MapfEnv(ParallelEnvView):
             self.render()
         return observations, out_rewards, terminations, truncations, infos
 
+    def _advance(self) -> tuple[np.ndarray, np.ndarray]:
+        """Step the simulator with ``self._actions``: rewards ``(1, N, ...)`` and arrivals ``(1, N)``."""
+        return sim.step(self.sim_state, self._actions, self.params)
+
+    def _reward_row(self, rewards: np.ndarray) -> list[Any]:
+        """Every agent slot's entry of :meth:`_advance`'s rewards, as the output dicts hold them."""
+        return rewards[0].tolist()
+
     def _episode_metrics(self) -> dict[str, np.ndarray]:
         return sim.episode_metrics(self.sim_state)
 
@@ -293,11 +309,14 @@ class MapfEnv(ParallelEnvView):
 
     def _observations(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
         batch = sim.observe(self.sim_state, self.params)
-        view, direction = batch["view"][0], batch["goal_direction"][0]
-        return {
-            agent: {"goal_direction": direction[self._index[agent]], "view": view[self._index[agent]]}
-            for agent in agents
-        }
+        views, directions = list(batch["view"][0]), list(batch["goal_direction"][0])  # per-slot views
+        if len(agents) == len(views):  # every agent: agents is possible_agents, in order
+            return {
+                agent: {"goal_direction": direction, "view": view}
+                for agent, direction, view in zip(agents, directions, views, strict=True)
+            }
+        index = self._index
+        return {agent: {"goal_direction": directions[index[agent]], "view": views[index[agent]]} for agent in agents}
 
     def state(self) -> np.ndarray:
         """The global state (PettingZoo's ``state()``): ``(3, H, W)`` float32 planes of obstacles, agents on

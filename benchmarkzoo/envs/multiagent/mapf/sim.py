@@ -26,8 +26,9 @@ Rules of a step (every world at once):
 that now stands on its goal gets ``goal_reward`` and its next goal from its scenario's pre-drawn
 ``goal_sequence``; it stays on the grid and is never terminated. Rules 1 and 2 are unchanged.
 
-Arrays are updated in place; the occupancy board (``occupant``) is kept incrementally, not
-rebuilt, so a step costs ``O(B * N)`` plus the observation gather.
+Arrays are updated in place; the occupancy board (``occupant``) and the board of what views
+show (``tiles``) are kept incrementally, not rebuilt, so a step costs ``O(B * N)`` plus the
+observation gather, which is one fancy index of a window view of ``tiles``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import dataclasses
 import functools
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from benchmarkzoo.envs.multiagent.mapf.generator import MapfScenario
 from benchmarkzoo.generators.grids import MOVES
@@ -44,6 +46,9 @@ from benchmarkzoo.generators.grids import MOVES
 ACTION_MOVES = np.concatenate([np.zeros((1, 2), dtype=np.int64), MOVES])
 ACTION_NAMES = ("stay", "up", "right", "down", "left")
 NUM_CHANNELS = 3  # obstacles, other agents, own goal
+FREE, OBSTACLE, AGENT = 0, 1, 2  # the values of State.tiles: bit 0 is view channel 0, bit 1 channel 1
+#: The objectives of MO-MAPF-v0's vector reward, in order (see :func:`objective_rewards`).
+OBJECTIVES = ("arrival", "energy", "waiting")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,14 +98,6 @@ class Params:
         return deltas
 
     @functools.cached_property
-    def window(self) -> np.ndarray:
-        """``(V * V,)`` int64 offsets of the view window's cells from its top-left cell, row-major."""
-        offsets = np.arange(self.view_size, dtype=np.int64)
-        window = (offsets[:, None] * self.padded_shape[1] + offsets[None, :]).ravel()
-        window.setflags(write=False)
-        return window
-
-    @functools.cached_property
     def goal_scale(self) -> np.ndarray:
         """``(2,)`` float32 divisor of ``goal - pos`` in the observation."""
         scale = np.array([max(self.height - 1, 1), max(self.width - 1, 1)], dtype=np.float32)
@@ -116,6 +113,8 @@ class State:
         walls: ``(B, H + 2r, W + 2r)`` bool, maps padded with ``r`` obstacle cells on every side.
         occupant: ``(B, H + 2r, W + 2r)`` int64, ``world * N + agent`` of the active agent on
             each padded cell, ``-1`` where none.
+        tiles: ``(B, H + 2r, W + 2r)`` uint8, what a view shows of each padded cell: ``OBSTACLE``
+            (``walls``), ``AGENT`` (``occupant >= 0``) or ``FREE``; see :func:`observe`.
         pos: ``(B, N, 2)`` int64, agent ``(row, col)`` (unpadded); frozen once an agent is removed.
         goal: ``(B, N, 2)`` int64, goal ``(row, col)``.
         active: ``(B, N)`` bool, the agent is on the grid (has not arrived).
@@ -127,6 +126,7 @@ class State:
 
     walls: np.ndarray
     occupant: np.ndarray
+    tiles: np.ndarray
     pos: np.ndarray
     goal: np.ndarray
     active: np.ndarray
@@ -142,6 +142,7 @@ def init_state(params: Params, num_worlds: int) -> State:
     return State(
         walls=np.ones((num_worlds, *params.padded_shape), dtype=bool),
         occupant=np.full((num_worlds, *params.padded_shape), -1, dtype=np.int64),
+        tiles=np.full((num_worlds, *params.padded_shape), OBSTACLE, dtype=np.uint8),
         pos=np.zeros((num_worlds, n, 2), dtype=np.int64),
         goal=np.zeros((num_worlds, n, 2), dtype=np.int64),
         active=np.zeros((num_worlds, n), dtype=bool),
@@ -158,6 +159,7 @@ def load(state: State, world: int, scenario: MapfScenario, params: Params) -> No
     state.walls[world, r : r + params.height, r : r + params.width] = scenario.walls
     state.occupant[world] = -1
     state.occupant[world, scenario.starts[:, 0] + r, scenario.starts[:, 1] + r] = world * n + np.arange(n)
+    state.tiles[world] = np.where(state.occupant[world] >= 0, AGENT, state.walls[world].astype(np.uint8))
     state.pos[world] = scenario.starts
     state.goal[world] = scenario.goals
     state.active[world] = True
@@ -186,6 +188,43 @@ def _padded_flat(state: State, params: Params) -> np.ndarray:
     return _world_starts(num_worlds, params.padded_cells) + state.pos[..., 0] * cols + state.pos[..., 1]
 
 
+def _resolve_conflicts(
+    movers: np.ndarray, cur: np.ndarray, target: np.ndarray, occupant: np.ndarray, moves: np.ndarray
+) -> None:
+    """Revert, in ``target``, every move that rule 2 of the module docstring refuses.
+
+    Rule 2 as rounds: each round reverts, at once, every remaining move that has a vertex conflict
+    (a lower-index remaining mover has the same target), is blocked (its target's agent stays) or
+    swaps. After the first round no two remaining moves share a target and no swap is left (targets
+    of remaining moves never change), so a later round can only revert the move into the cell of an
+    agent reverted in the round before: the cascade below follows exactly those, instead of re-testing
+    every move each round. The move into a cell ``x`` can only come from the 4-neighbours of ``x``.
+
+    Args:
+        movers: ``(M,)`` ids of the agents that try to move (``target != cur``), ascending.
+        cur: ``(B*N,)`` padded flat cell of every agent.
+        target: ``(B*N + 1,)`` each agent's target (``cur`` for non-movers), then ``-1``; updated in place.
+        occupant: the flat occupancy board (``-1`` where empty) at the start of the step.
+        moves: ``(4,)`` flat index change of each move (up, right, down, left).
+    """
+    t = target[movers]  # (M,)
+    other_target = target[occupant[t]]  # (M,) the target of the agent on each target cell (-1: nobody)
+    # blocked: that agent stays (its target is its own cell, t) or moves onto this agent's cell (a swap)
+    lose = (other_target == t) | (other_target == cur[movers])
+    for move in moves:  # vertex: a lower-index mover from another neighbour of t targets t too
+        rival = occupant[t - move]
+        lose |= (target[rival] == t) & (rival < movers)
+    reverted = movers[lose]
+    while reverted.size:
+        cells = cur[reverted]
+        target[reverted] = cells
+        chained = []
+        for move in moves:  # the remaining mover (at most one) whose target is a just-reverted agent's cell
+            rival = occupant[cells - move]
+            chained.append(rival[target[rival] == cells])
+        reverted = np.concatenate(chained)
+
+
 def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray]:
     """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
 
@@ -204,29 +243,22 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     actions = np.where(active, actions, 0).ravel()  # (B*N,) inactive agents stay, whatever they sent
     cur = (_padded_flat(state, params) + (r * cols + r)).ravel()  # (B*N,) padded flat cell of every agent
     proposed = cur + params.deltas[actions]
-    go = active.ravel() & ~walls[proposed]
-    movers = np.flatnonzero(go)  # global agent ids (world * N + agent), ascending
-    target = cur.copy()
+    moving = active.ravel() & (proposed != cur)
+    moving &= ~walls[proposed]
+    movers = np.flatnonzero(moving)  # global agent ids (world * N + agent), ascending
+    count = cur.size
+    target = np.empty(count + 1, dtype=np.int64)  # target[-1] = -1: looked up for "no agent" (occupant -1)
+    target[:count] = cur
+    target[count] = -1
     target[movers] = proposed[movers]
-    while movers.size:  # each round reverts at least one move in every world that still has a conflict
-        t, c = target[movers], cur[movers]
-        other = occupant[t]  # (M,) the agent now on each target cell, -1 where none
-        has_other = other >= 0
-        blocked = np.zeros(movers.size, dtype=bool)
-        o = other[has_other]
-        # the occupant stays, or the occupant moves onto this agent's cell (a swap)
-        blocked[has_other] = (target[o] == cur[o]) | (target[o] == c[has_other])
-        _, first = np.unique(t, return_index=True)  # movers are ascending: first = lowest index per cell
-        lose = np.ones(movers.size, dtype=bool)
-        lose[first] = False
-        lose |= blocked
-        if not lose.any():
-            break
-        target[movers[lose]] = c[lose]
-        movers = movers[~lose]
-    moved = movers  # every remaining mover moves
+    if movers.size:
+        _resolve_conflicts(movers, cur, target, occupant, params.deltas[1:])
+    moved = np.flatnonzero(target[:count] != cur)  # every move that survived, ascending
+    tiles = state.tiles.ravel()
     occupant[cur[moved]] = -1
     occupant[target[moved]] = moved
+    tiles[cur[moved]] = FREE  # first every vacated cell, then every entered one (a follower does both)
+    tiles[target[moved]] = AGENT
     pos = state.pos.reshape(-1, 2)
     pos[moved] += ACTION_MOVES[actions[moved]]
     at_goal = np.logical_and(state.pos[..., 0] == state.goal[..., 0], state.pos[..., 1] == state.goal[..., 1])
@@ -244,9 +276,36 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     elif arrived.any():
         gone = np.flatnonzero(arrived.ravel())
         occupant[target[gone]] = -1
+        tiles[target[gone]] = FREE
         active[arrived] = False
         state.arrival[arrived] = np.broadcast_to(state.time[:, None], arrived.shape)[arrived]
     return rewards, arrived
+
+
+def objective_rewards(
+    acting: np.ndarray, pos_before: np.ndarray, pos_after: np.ndarray, arrived: np.ndarray
+) -> np.ndarray:
+    """The vector rewards of ``benchmarkzoo/MO-MAPF-v0`` for the step that took ``pos_before`` to ``pos_after``.
+
+    Args:
+        acting: ``(B, N)`` bool, the agents on the grid at the start of the step.
+        pos_before: ``(B, N, 2)`` int64, positions before the step.
+        pos_after: ``(B, N, 2)`` int64, positions after it.
+        arrived: ``(B, N)`` bool, :func:`step`'s arrivals.
+
+    Returns:
+        ``(B, N, 3)`` float32, objectives in :data:`OBJECTIVES` order: ``arrival`` ``1`` on the
+        step an agent reaches its goal; ``energy`` ``-1`` on a step it changes cell (the move
+        onto its goal included); ``waiting`` ``-1`` on a step it is on the grid and neither
+        changes cell nor arrives (it chose "stay", bumped into an obstacle or was blocked).
+        Zero for agents that were not on the grid.
+    """
+    moved = (pos_before != pos_after).any(axis=-1)  # (B, N); removed agents' positions are frozen
+    rewards = np.zeros((*acting.shape, len(OBJECTIVES)), dtype=np.float32)
+    rewards[..., 0] = arrived
+    rewards[..., 1] -= moved  # 0 - x: no negative zeros
+    rewards[..., 2] -= acting & ~moved & ~arrived
+    return rewards
 
 
 def observe(state: State, params: Params, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -262,23 +321,46 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> dic
         ``goal_direction`` is ``(goal - pos) / (H - 1, W - 1)``, in ``[-1, 1]``.
     """
     num_worlds, n = state.active.shape
-    size, r = params.view_size, params.view_radius
-    area = size * size
-    cells = _padded_flat(state, params)[..., None] + params.window  # (B, N, V*V)
-    view = np.empty((num_worlds, n, NUM_CHANNELS, area), dtype=np.float32)
-    view[:, :, 0] = state.walls.ravel()[cells]
-    view[:, :, 1] = state.occupant.ravel()[cells] >= 0
-    view[:, :, 1, r * size + r] = 0.0  # the agent itself (or, once removed, nobody)
-    view[:, :, 2] = 0.0
-    offset = state.goal - state.pos  # (B, N, 2)
+    r, size = params.view_radius, params.view_size
+    pos = state.pos
+    # One gather of every agent's window of tiles (V rows of V bytes each), then two casts to float32:
+    # cheaper than gathering three float32 channels.
+    window = _windows(state.tiles, params)[_world_column(num_worlds), pos[..., 0], pos[..., 1]]  # (B, N, V, V)
+    view = np.zeros((num_worlds, n, NUM_CHANNELS, size, size), dtype=np.float32)
+    view[:, :, 0] = window & OBSTACLE
+    view[:, :, 1] = window >> 1  # AGENT
+    view[:, :, 1, r, r] = 0.0  # the agent itself (or, once removed, nobody)
+    offset = state.goal - pos  # (B, N, 2)
     d_row, d_col = offset[..., 0], offset[..., 1]
     seen = np.nonzero((np.abs(d_row) <= r) & (np.abs(d_col) <= r))
-    view[seen[0], seen[1], 2, (d_row[seen] + r) * size + d_col[seen] + r] = 1.0
+    view[seen[0], seen[1], 2, d_row[seen] + r, d_col[seen] + r] = 1.0
     direction = offset.astype(np.float32) / params.goal_scale
     if mask is not None and not mask.all():
         view[~mask] = 0.0
         direction[~mask] = 0.0
-    return {"goal_direction": direction, "view": view.reshape(num_worlds, n, NUM_CHANNELS, size, size)}
+    return {"goal_direction": direction, "view": view}
+
+
+def _windows(tiles: np.ndarray, params: Params) -> np.ndarray:
+    """``(B, H, W, V, V)`` read-only view of ``tiles``: ``[w, row, col]`` is the window of the agent at
+    ``(row, col)`` (its top-left padded cell is ``(row, col)``). Built per call, never stored: a pickled
+    view would be a copy, no longer tracking ``tiles``."""
+    world, row, col = tiles.strides
+    size = params.view_size
+    return as_strided(
+        tiles,
+        shape=(tiles.shape[0], params.height, params.width, size, size),
+        strides=(world, row, col, row, col),
+        writeable=False,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _world_column(num_worlds: int) -> np.ndarray:
+    """``(B, 1)`` int64 ``0..B-1``, broadcast against ``(B, N)`` agent indices (cached)."""
+    worlds = np.arange(num_worlds, dtype=np.int64)[:, None]
+    worlds.setflags(write=False)
+    return worlds
 
 
 def episode_metrics(state: State) -> dict[str, np.ndarray]:

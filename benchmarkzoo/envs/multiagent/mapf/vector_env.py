@@ -88,12 +88,16 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)
         # worlds truncated on the last step still have agents on the grid: they stay put until reloaded
-        rewards, arrived = sim.step(self.sim_state, actions, self.params)
+        rewards, arrived = self._advance(actions)
         rewards[~acting] = 0.0
         arrived &= acting
         if self.lifelong:  # lifelong agents never leave: an arrival is a success, not a termination
             return rewards, np.zeros_like(arrived), {"is_success": arrived}
         return rewards, arrived, {"is_success": arrived.copy()}
+
+    def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Step the simulator: rewards ``(B, N, ...)`` and arrivals ``(B, N)``, before masking by ``acting``."""
+        return sim.step(self.sim_state, actions, self.params)
 
     def _observe(self, present: np.ndarray) -> dict[str, np.ndarray]:
         return sim.observe(self.sim_state, self.params, present)
