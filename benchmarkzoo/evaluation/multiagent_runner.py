@@ -3,8 +3,9 @@
 The same scheduling as :func:`benchmarkzoo.evaluation.runner.run_episodes`: each world plays one
 planned episode at a time, reset with that episode's seed and scenario, so an episode's
 outcome depends on its seed and scenario alone. A world's episode ends when it has no active
-agent left. Its outcome holds the return of every agent (``possible_agents`` order), their sum
-(the team return), the length in steps, and the env's end-of-episode metrics (for MAPF-v0:
+agent left. Its outcome holds the return of every agent (``possible_agents`` order; for ``moma``
+envs one list per agent, an entry per objective), their sum (the team return; for ``moma`` the
+scoring sums them per objective), the length in steps, and the env's end-of-episode metrics (for MAPF-v0:
 ``success_rate``, ``cooperative_success``, ``makespan``, ``sum_of_costs``); ``success`` is the
 ``cooperative_success`` metric where the env reports one, else its ``won`` (MicroCombat).
 """
@@ -63,7 +64,7 @@ def run_multiagent_episodes(
         policy.setup(env, spec)
         worlds = Scheduler(env, task, split, plans, policy)
         observations = worlds.start(list(range(num_envs)), first=True)
-        returns = np.zeros((num_envs, env.num_agents), dtype=np.float64)  # (B, N)
+        returns: np.ndarray | None = None  # (B, N), or (B, N, k) for moma's vector rewards
         lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
         outcomes: dict[int, EpisodeOutcome] = {}
         while worlds.active:
@@ -74,6 +75,8 @@ def run_multiagent_episodes(
                 raise refused(policy, error) from error
             # Every world at once (elementwise: each world's sum is the same in any batch); idle
             # worlds' sums are garbage and zeroed when they start an episode.
+            if returns is None:
+                returns = np.zeros(np.shape(rewards), dtype=np.float64)
             returns += rewards
             lengths += 1
             ended = ~infos["active"].any(axis=1)  # (B,) worlds with no agent left
@@ -92,7 +95,8 @@ def run_multiagent_episodes(
                 outcome = EpisodeOutcome(
                     index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed,
                     scenario_hash=worlds.hashes[world], episode_return=returns[world].tolist(),
-                    team_return=float(returns[world].sum()), length=int(lengths[world]), success=success,
+                    team_return=float(returns[world].sum()) if returns.ndim == 2 else None,
+                    length=int(lengths[world]), success=success,
                     metrics=metrics,
                 )
                 outcomes[plan.index] = outcome

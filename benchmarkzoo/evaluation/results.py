@@ -44,7 +44,9 @@ class Episode(_Model):
     """One episode's raw outcome.
 
     ``return`` is a number (single-agent), a list with one entry per objective (``mo``) or per
-    agent in ``possible_agents`` order (``parallel``; then ``team_return`` is their sum).
+    agent in ``possible_agents`` order (``parallel``; then ``team_return`` is their sum), or per
+    agent a list with one entry per objective (``moma``; the team's vector return, which
+    utilities and multi-objective metrics score, is their sum per objective).
     """
 
     index: int = Field(ge=0)
@@ -206,7 +208,7 @@ def _score(episode: Episode, score: Score) -> float:
             )
         return episode.metrics[score.metric]
     if score.kind == "utility":
-        vector = np.asarray(ret, dtype=np.float64)
+        vector = vector_return(episode)
         if vector.shape != (len(score.weights),):
             raise ScoreError(
                 f"score weights {list(score.weights)} need a return with {len(score.weights)} objectives; "
@@ -223,6 +225,12 @@ def _score(episode: Episode, score: Score) -> float:
     return float(ret)
 
 
+def vector_return(episode: Episode) -> np.ndarray:
+    """The episode's vector return: ``mo``'s as it is, ``moma``'s per-agent returns summed per objective."""
+    vector = np.asarray(episode.episode_return, dtype=np.float64)
+    return vector.sum(axis=0) if vector.ndim == 2 else vector
+
+
 def episode_scores(episodes: list[Episode], score: Score = RETURN) -> np.ndarray:
     """``(episodes,)`` float64: each episode's scalar score under ``score``."""
     return np.array([_score(e, score) for e in episodes], dtype=np.float64)
@@ -233,7 +241,7 @@ def multi_objective_aggregates(
 ) -> MultiObjectiveAggregates:
     """Hypervolume, expected utility and sparsity of the episodes' returns; front attainment if ``fronts``."""
     m = len(settings.reference_point)
-    points = np.asarray([e.episode_return for e in episodes], dtype=np.float64)
+    points = np.asarray([vector_return(e) for e in episodes], dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != m:
         raise ScoreError(f"the multi-objective settings have {m} objectives; the returns have shape {points.shape}.")
     optimal = coverage = None

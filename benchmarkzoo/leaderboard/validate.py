@@ -145,7 +145,8 @@ def validate(results: Results) -> None:
 
 
 def _check_returns(where: str, spec: registration.EnvSpec, episodes: list) -> None:
-    """Returns shaped as the env's kind: a number, one per objective, or one per agent summing to the team return."""
+    """Returns shaped as the env's kind: a number, one per objective, one per agent summing to the team return,
+    or one list per agent with an entry per objective (moma)."""
     for episode in episodes:
         ret, team = episode.episode_return, episode.team_return
         if spec.kind == "parallel":
@@ -155,6 +156,11 @@ def _check_returns(where: str, spec: registration.EnvSpec, episodes: list) -> No
             ok = isinstance(ret, list) and all(isinstance(r, int | float) for r in ret) and team is None
         elif spec.kind == "single":
             ok = isinstance(ret, int | float) and team is None
+        elif spec.kind == "moma":
+            ok = isinstance(ret, list) and bool(ret) and team is None and all(
+                isinstance(r, list) and len(r) == len(ret[0]) and all(isinstance(v, int | float) for v in r)
+                for r in ret
+            )
         else:
             ok = True
         if not ok:

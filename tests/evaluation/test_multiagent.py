@@ -94,3 +94,41 @@ def test_shipped_marl_suite_is_calibrated():
     for task in suite.tasks:
         assert task.score.kind == "return"  # the team return
         assert task.references.baseline > task.references.random
+
+
+MOMA_SUITE = {
+    "name": "tiny-moma-v0",
+    "description": "MO-MAPF test, few short episodes, scored by the team's utility.",
+    "tasks": [
+        {
+            "id": "mo-mapf-test", "env": "benchmarkzoo/MO-MAPF-v0", "scenario_set": "multiagent/mapf",
+            "split": "test", "episodes": 4, "env_kwargs": {"max_cycles": 40},
+            "score": {"kind": "utility", "weights": [1.0, 0.01, 0.01]},
+            "multi_objective": {"reference_point": [-1.0, -321.0, -321.0], "weight_steps": 4},
+        },
+    ],
+}
+
+
+def test_moma_task_keeps_per_agent_vectors_and_scores_the_team_vector(tmp_path, suite_writer):
+    from benchmarkzoo import registration
+    from benchmarkzoo.leaderboard.validate import SubmissionError, _check_returns
+
+    suite = suite_writer(tmp_path, MOMA_SUITE)
+    results = evaluate(suite, "baseline", num_envs=2)
+    task = results.tasks[0]
+    assert task.status == "ok" and task.kind == "moma", task.error
+    for e in task.episodes:
+        returns = np.asarray(e.episode_return)
+        assert returns.shape == (8, 3) and e.team_return is None  # agent x (arrival, energy, waiting)
+        assert (returns[:, 0] == 1.0).all()  # prioritized planning brings every agent home
+        # moves and waits are the sum of costs MAPF-v0 reports
+        assert -returns[:, 1:].sum() == e.metrics["sum_of_costs"]
+    team = np.array([np.asarray(e.episode_return).sum(axis=0) for e in task.episodes])  # (episodes, 3)
+    assert task.aggregates.mean == pytest.approx(float((team @ [1.0, 0.01, 0.01]).mean()))
+    assert task.aggregates.multi_objective.hypervolume > 0
+    spec = registration.spec("benchmarkzoo/MO-MAPF-v0")
+    _check_returns("mo-mapf-test", spec, task.episodes)  # a leaderboard accepts the nested returns
+    flat = task.episodes[0].model_copy(update={"episode_return": [1.0, -3.0, -2.0]})
+    with pytest.raises(SubmissionError, match="not shaped as a 'moma' env's"):
+        _check_returns("mo-mapf-test", spec, [flat])
