@@ -277,6 +277,19 @@ register(
     baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/grid", "traffic/spider", "traffic/random-network"),
 )
+register_generator("traffic/routing", f"{_TRAFFIC}.routing.generator:RoutingGenerator")
+register(
+    "benchmarkzoo/Routing-v0",
+    kind="parallel",
+    family="traffic",
+    entry_point=f"{_TRAFFIC}.routing.env:RoutingEnv",
+    vector_entry_point=f"{_TRAFFIC}.routing.vector_env:RoutingVectorEnv",
+    kwargs={"generator": "traffic/routing", "generator_kwargs": {}},
+    extras=("traffic",),
+    description="Connected autonomous vehicles choose among k routes at departure on a SUMO grid among human drivers.",
+    baseline=f"{_TRAFFIC}.routing.baseline:ShortestPathPolicy",
+    scenario_sets=("traffic/routing",),
+)
 register(
     "benchmarkzoo/MO-TrafficSignal-v0",
     kind="mo",
