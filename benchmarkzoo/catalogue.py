@@ -318,6 +318,33 @@ register(
     scenario_sets=("traffic/grid",),
 )
 
+register_generator("traffic/resco", f"{_TRAFFIC}.resco:RESCOGenerator")
+
+# RESCO's real-world networks (Ault & Sharon 2021) with their demand hour: one env id per network.
+for _network, _what in (
+    ("cologne1", "one signal of Cologne, 7-8 am (TAPASCologne)"),
+    ("cologne3", "three signals of Cologne, 7-8 am (TAPASCologne)"),
+    ("cologne8", "eight signals of Cologne, 7-8 am (TAPASCologne)"),
+    ("ingolstadt1", "one signal of Ingolstadt, 4-5 pm (InTAS)"),
+    ("ingolstadt7", "seven signals of Ingolstadt, 4-5 pm (InTAS)"),
+    ("ingolstadt21", "21 signals of Ingolstadt, 4-5 pm (InTAS)"),
+    ("grid4x4", "RESCO's synthetic 4x4 grid, one hour"),
+    ("arterial4x4", "RESCO's synthetic 4x4 arterial network, one hour"),
+):
+    register(
+        f"benchmarkzoo/TrafficRESCO-{_network}-v0",
+        kind="parallel",
+        family="traffic",
+        entry_point=f"{_TRAFFIC}.resco:TrafficRESCOEnv",
+        vector_entry_point=f"{_TRAFFIC}.resco:TrafficRESCOVectorEnv",
+        max_episode_steps=720,
+        kwargs={"generator": "traffic/resco", "generator_kwargs": {"network": _network}},
+        extras=("traffic",),
+        description=f"RESCO real-world signal control: {_what}, one agent per signal.",
+        baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
+        scenario_sets=(f"traffic/resco-{_network}",),
+    )
+
 _NAV = "benchmarkzoo.envs.multiagent.navigation"
 
 register_generator("navigation/uniform", f"{_NAV}.generator:UniformGenerator")

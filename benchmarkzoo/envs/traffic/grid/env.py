@@ -18,9 +18,8 @@ from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.generator import (
     GridGenerator,
-    RandomNetworkGenerator,
-    SpiderGenerator,
     TrafficScenario,
+    _TrafficGenerator,
     network_file,
     write_routes,
 )
@@ -34,14 +33,12 @@ ENV_ID = "benchmarkzoo/TrafficGrid-v0"
 METRIC_KEYS = sim.METRIC_KEYS
 
 
-#: The generators of networks with many signals this env plays.
-NETWORK_GENERATORS = (GridGenerator, SpiderGenerator, RandomNetworkGenerator)
-#: Their registered names, for messages.
-NETWORK_GENERATOR_NAMES = ("traffic/grid", "traffic/spider", "traffic/random")
+#: The registered network generators, for messages (any generator of signalized SUMO networks plays).
+NETWORK_GENERATOR_NAMES = ("traffic/grid", "traffic/spider", "traffic/random", "traffic/resco")
 
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> GridGenerator:
-    """Resolve ``generator`` (a registered name or an instance) to a grid, spider or random-network generator."""
+    """Resolve ``generator`` (a registered name or an instance) to a generator of signalized SUMO networks."""
     if isinstance(generator, str):
         from benchmarkzoo.registration import list_generators
         from benchmarkzoo.registration import make_generator as lookup
@@ -52,7 +49,7 @@ def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] 
             gen = lookup(generator, generator_kwargs)
     else:
         gen = generator
-    if not isinstance(gen, NETWORK_GENERATORS):
+    if not isinstance(gen, _TrafficGenerator):
         raise ScenarioError(
             f"{ENV_ID} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))}); got {gen!r}."
         )

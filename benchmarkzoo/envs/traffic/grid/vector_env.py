@@ -97,13 +97,13 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
             routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
             self._runners[i].send_start(
                 network_file(scenario), routes, scenario.sumo_seed, self.timing,
-                f"{ENV_ID} world {i} {scenario.label}", True,
+                f"{self.env_id} world {i} {scenario.label}", True,
             )
         self._collect(worlds, loading=True)
         return self._info()
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_discrete_agents(ENV_ID, actions, self.single_action_space.n, acting, self.possible_agents)
+        actions = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)
         worlds = np.flatnonzero(acting.any(axis=1))  # ended worlds wait for their reload
         for i in worlds:
             self._runners[i].send_step(actions[i] % self._phases[i])  # signals with fewer greens than the space
@@ -133,7 +133,7 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
             if loading:
                 layout, m = reply
                 try:
-                    check_layout(ENV_ID, self.generator, self.possible_agents, self._widths, layout,
+                    check_layout(self.env_id, self.generator, self.possible_agents, self._widths, layout,
                                  f"world {i}'s {self.scenarios[i].label}")
                 except ScenarioError as error:
                     failure = failure or error
