@@ -362,6 +362,19 @@ register(
     scenario_sets=("multiagent/navigation",),
 )
 
+register(
+    "benchmarkzoo/MO-Navigation-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_NAV}.env:MONavigationEnv",
+    vector_entry_point=f"{_NAV}.vector_env:MONavigationVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "navigation/uniform", "generator_kwargs": {"num_agents": 4, "num_obstacles": 4}},
+    description="Navigation-v0 with per-robot vector rewards: progress to the goal, energy, collisions.",
+    baseline=f"{_NAV}.baseline:PotentialFieldPolicy",
+    scenario_sets=("multiagent/mo-navigation",),
+)
+
 _FORAGING = "benchmarkzoo.envs.multiagent.foraging"
 
 register_generator("foraging/random", f"{_FORAGING}.generator:ForagingGenerator")

@@ -451,3 +451,50 @@ def test_sim_state_after_load_matches_the_scenario():
     sim.load(state, 1, s)
     np.testing.assert_array_equal(np.stack([state.px[1], state.py[1]], axis=1), s.starts)
     np.testing.assert_array_equal(np.stack([state.ox[1], state.oy[1], state.orad[1]], axis=1), s.obstacles)
+
+
+# ---- the batched fast paths (issue 4): same numbers as the straightforward forms -----------------
+
+
+@pytest.mark.parametrize("k,count", [(2, 1), (3, 2), (4, 3), (4, 4), (8, 4)])
+def test_nearest_by_comparison_equals_a_stable_argsort(k, count):
+    rng = np.random.default_rng(k)
+    key = rng.integers(0, 4, size=(5, k, 64)).astype(np.float64)  # many ties
+    key[rng.random(key.shape) < 0.2] = np.inf
+    assert key.shape[2] >= sim.RANK_MIN_WORLDS and k <= sim.RANK_BY_COMPARISON  # the comparison path
+    expected = np.argsort(key, axis=1, kind="stable")[:, :count]
+    np.testing.assert_array_equal(sim._nearest(key, count), expected)
+
+
+@pytest.mark.parametrize("dynamics", ["holonomic", "unicycle"])
+def test_many_worlds_match_parallel_envs_bit_for_bit(registered, dynamics):
+    """Enough worlds for the vector-only paths (ranking by comparison needs RANK_MIN_WORLDS worlds)."""
+    summary = check_parallel_vector_matches_single(
+        ENV_ID, num_envs=sim.RANK_MIN_WORLDS + 3, steps=70, seed=5, dynamics=dynamics, max_cycles=30,
+        generator_kwargs={"num_agents": 4, "num_obstacles": 3},
+    )
+    assert summary["episodes_ended"] > 0
+
+
+def test_generated_scenarios_pass_the_scenario_checks():
+    """The generator builds scenarios without re-running the checks: they would all pass."""
+    generator = UniformGenerator(num_agents=6, num_obstacles=5)
+    for seed in range(30):
+        s = generator.sample(seed)
+        checked = NavigationScenario(arena_size=s.arena_size, agent_radius=s.agent_radius, starts=s.starts,
+                                     goals=s.goals, headings=s.headings, obstacles=s.obstacles)
+        assert checked.content_hash == s.content_hash
+        assert not any(a.flags.writeable for a in (s.starts, s.goals, s.headings, s.obstacles))
+
+
+def test_observe_clips_only_what_can_leave_its_bounds():
+    """Full clipping (the fallback for sub-rounding radii) and the selective one give the same observations."""
+    generator = UniformGenerator(num_agents=5, num_obstacles=4)
+    env = NavigationVectorEnv(num_envs=8, generator=generator, dynamics="unicycle", max_speed=0.7)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        env.step(rng.uniform(-1, 1, (8, 5, 2)).astype(np.float32))
+    state, params = env.sim_state, env.params
+    low, high = params.obs_bounds
+    np.testing.assert_array_equal(sim.observe(state, params), np.clip(sim.observe(state, params), low, high))

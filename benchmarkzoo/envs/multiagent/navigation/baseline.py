@@ -31,6 +31,17 @@ first 100 ``train`` seeds.
 | ood | unicycle | 0.912 | 0.53 | 0 |
 | ood-large (16 robots, 16 obstacles, 6x6 m) | holonomic | 0.954 | 0.51 | 17.0 |
 | ood-large | unicycle | 0.863 | 0.25 | 0 |
+
+On ``MO-Navigation-v0`` (the same scenarios, ``scenarios/multiagent/mo-navigation.yaml``), mean
+per-robot episode returns of (progress m, energy, collision):
+
+| tier | holonomic | unicycle |
+|---|---|---|
+| test | (1.871, -9.11, -0.195) | (1.864, -18.07, 0) |
+| ood | (1.902, -17.29, -0.914) | (1.843, -25.88, 0) |
+| ood-large | (2.883, -20.69, -1.064) | (2.772, -32.30, 0) |
+
+A zero-action policy scores ``(0, 0, 0)``: the planner buys progress with energy (and, holonomic, collisions).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""``benchmarkzoo/Navigation-v0``: the PettingZoo ``ParallelEnv`` view on the Navigation simulator (one world)."""
+"""``benchmarkzoo/Navigation-v0`` and ``MO-Navigation-v0``: PettingZoo ``ParallelEnv`` views on the Navigation sim."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -16,68 +17,73 @@ from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
 ENV_ID = "benchmarkzoo/Navigation-v0"
+MO_ENV_ID = "benchmarkzoo/MO-Navigation-v0"
 #: Keys added to every present agent's info on the step its world's episode ends.
 METRIC_KEYS = ("success_rate", "cooperative_success", "collisions")
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> UniformGenerator:
+def make_generator(
+    generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str = ENV_ID
+) -> UniformGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a navigation generator."""
     from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
 
     gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
     if not isinstance(gen, UniformGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a navigation generator (e.g. 'navigation/uniform'); got {gen!r}.")
+        raise ScenarioError(f"{env_id} needs a navigation generator (e.g. 'navigation/uniform'); got {gen!r}.")
     return gen
 
 
-def _number(name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
+def _number(env_id: str, name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
     ok = isinstance(value, int | float | np.number) and not isinstance(value, bool) and math.isfinite(value)
     if not ok or not (low < value if open_low else low <= value) or value > high:
         bracket = "(" if open_low else "["
-        raise ValueError(f"{ENV_ID}: {name} must be a number in {bracket}{low}, {high}]; got {value!r}.")
+        raise ValueError(f"{env_id}: {name} must be a number in {bracket}{low}, {high}]; got {value!r}.")
     return float(value)
 
 
-def _count(name: str, value: Any, high: int) -> int:
+def _count(env_id: str, name: str, value: Any, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= high:
-        raise ValueError(f"{ENV_ID}: {name} must be an integer in [0, {high}]; got {value!r}.")
+        raise ValueError(f"{env_id}: {name} must be an integer in [0, {high}]; got {value!r}.")
     return int(value)
 
 
-def build_params(generator: UniformGenerator, **kwargs: Any) -> sim.Params:
+def build_params(generator: UniformGenerator, env_id: str = ENV_ID, **kwargs: Any) -> sim.Params:
     """Validate the env arguments shared by the parallel and vector forms (see the env docstring)."""
+    number = functools.partial(_number, env_id)
+    count = functools.partial(_count, env_id)
     dynamics = kwargs["dynamics"]
     if dynamics not in sim.DYNAMICS:
-        raise ValueError(f"{ENV_ID}: dynamics must be one of {sim.DYNAMICS}; got {dynamics!r}.")
+        raise ValueError(f"{env_id}: dynamics must be one of {sim.DYNAMICS}; got {dynamics!r}.")
     safety = kwargs["safety_filter"]
     if safety is None:
         safety = dynamics == "unicycle"
     if not isinstance(safety, bool | np.bool_):
-        raise ValueError(f"{ENV_ID}: safety_filter must be True, False or None (on for unicycle); got {safety!r}.")
+        raise ValueError(f"{env_id}: safety_filter must be True, False or None (on for unicycle); got {safety!r}.")
     return sim.Params(
         num_agents=generator.num_agents,
         num_obstacles=generator.num_obstacles,
         arena_size=generator.arena_size,
         agent_radius=generator.agent_radius,
         dynamics=dynamics,
-        dt=_number("dt", kwargs["dt"], 0.0, 1.0, open_low=True),
-        max_accel=_number("max_accel", kwargs["max_accel"], 0.0, 100.0, open_low=True),
-        max_speed=_number("max_speed", kwargs["max_speed"], 0.0, 100.0, open_low=True),
-        max_turn_rate=_number("max_turn_rate", kwargs["max_turn_rate"], 0.0, 100.0, open_low=True),
-        goal_radius=_number("goal_radius", kwargs["goal_radius"], 0.0, generator.arena_size, open_low=True),
-        num_neighbours=_count("num_neighbours", kwargs["num_neighbours"], 64),
-        num_obstacles_seen=_count("num_obstacles_seen", kwargs["num_obstacles_seen"], 64),
+        dt=number("dt", kwargs["dt"], 0.0, 1.0, open_low=True),
+        max_accel=number("max_accel", kwargs["max_accel"], 0.0, 100.0, open_low=True),
+        max_speed=number("max_speed", kwargs["max_speed"], 0.0, 100.0, open_low=True),
+        max_turn_rate=number("max_turn_rate", kwargs["max_turn_rate"], 0.0, 100.0, open_low=True),
+        goal_radius=number("goal_radius", kwargs["goal_radius"], 0.0, generator.arena_size, open_low=True),
+        num_neighbours=count("num_neighbours", kwargs["num_neighbours"], 64),
+        num_obstacles_seen=count("num_obstacles_seen", kwargs["num_obstacles_seen"], 64),
         safety_filter=bool(safety),
-        safety_gamma=_number("safety_gamma", kwargs["safety_gamma"], 0.0, 1.0, open_low=True),
-        progress_reward=_number("progress_reward", kwargs["progress_reward"], -1e6, 1e6),
-        goal_reward=_number("goal_reward", kwargs["goal_reward"], -1e6, 1e6),
-        collision_penalty=_number("collision_penalty", kwargs["collision_penalty"], -1e6, 1e6),
+        safety_gamma=number("safety_gamma", kwargs["safety_gamma"], 0.0, 1.0, open_low=True),
+        progress_reward=number("progress_reward", kwargs["progress_reward"], -1e6, 1e6),
+        goal_reward=number("goal_reward", kwargs["goal_reward"], -1e6, 1e6),
+        collision_penalty=number("collision_penalty", kwargs["collision_penalty"], -1e6, 1e6),
     )
 
 
-def check_max_cycles(max_cycles: Any) -> int:
+def check_max_cycles(max_cycles: Any, env_id: str = ENV_ID) -> int:
     if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
+        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
     return int(max_cycles)
 
 
@@ -92,7 +98,7 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
     return observation_space, spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
 
 
-def check_scenario(scenario: Any, params: sim.Params) -> NavigationScenario:
+def check_scenario(scenario: Any, params: sim.Params, env_id: str = ENV_ID) -> NavigationScenario:
     """Raise :class:`ScenarioError` unless ``scenario`` fits this env (agents, obstacles, arena, radius)."""
     if (
         not isinstance(scenario, NavigationScenario)
@@ -102,7 +108,7 @@ def check_scenario(scenario: Any, params: sim.Params) -> NavigationScenario:
         or scenario.agent_radius != params.agent_radius
     ):
         raise ScenarioError(
-            f"{ENV_ID} was made for {params.num_agents} robots of radius {params.agent_radius} and "
+            f"{env_id} was made for {params.num_agents} robots of radius {params.agent_radius} and "
             f"{params.num_obstacles} obstacles in an arena of half-width {params.arena_size}; options['scenario'] "
             f"is {scenario!r:.80}. Make the env with a generator of that size, or pass a matching NavigationScenario."
         )
@@ -181,6 +187,8 @@ class NavigationEnv(ParallelEnvView):
     Per robot and step: ``progress_reward * (d_before - d_after)`` (``d``: distance to its goal;
     the sum over an episode is the distance covered towards the goal)
     ``- collision_penalty`` (0.5) if in collision ``+ goal_reward`` (1.0) on arrival.
+    ``MO-Navigation-v0`` (:class:`MONavigationEnv`) returns progress, energy and collisions as a
+    vector instead.
 
     ## Episode End
 
@@ -271,16 +279,17 @@ class NavigationEnv(ParallelEnvView):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
+                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
+                f"got {render_mode!r}."
             )
-        self.generator = make_generator(generator, generator_kwargs)
+        self.generator = make_generator(generator, generator_kwargs, self.env_id)
         self.params = build_params(
-            self.generator, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
+            self.generator, self.env_id, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
             max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
             num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
             progress_reward=progress_reward, goal_reward=goal_reward, collision_penalty=collision_penalty,
         )
-        self.max_cycles = check_max_cycles(max_cycles)
+        self.max_cycles = check_max_cycles(max_cycles, self.env_id)
         self.render_mode = render_mode
         self.possible_agents = agent_names(self.params.num_agents)
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -294,7 +303,7 @@ class NavigationEnv(ParallelEnvView):
         self._renderer = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params))
+        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params, self.env_id))
         sim.load(self.sim_state, 0, self.scenario)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -305,9 +314,9 @@ class NavigationEnv(ParallelEnvView):
 
     def step(self, actions: dict[str, Any]):
         if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
         if not self.agents:
-            raise ResetNeededError(f"{ENV_ID}: every robot has finished; call reset() to start a new episode.")
+            raise ResetNeededError(f"{self.env_id}: every robot has finished; call reset() to start a new episode.")
         self._check_agents(actions)
         acting = list(self.agents)
         for agent in acting:
@@ -317,17 +326,18 @@ class NavigationEnv(ParallelEnvView):
                 and -1.0 <= action[0] <= 1.0 and -1.0 <= action[1] <= 1.0
             )  # the common case skips the generic (slower) space check; NaN fails the comparisons
             if not fast:
-                check_action(ENV_ID, self._action_space, action, who=f"agent {agent!r}")
+                check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
             self._actions[0, self._index[agent]] = action
-        rewards, arrived, collided = sim.step(self.sim_state, self._actions, self.params)
+        result = sim.step(self.sim_state, self._actions, self.params)
+        arrived, collided = result.arrived, result.collided
         self.num_steps += 1
         limit = self.num_steps >= self.max_cycles
         observations = self._observations(acting)
-        out_rewards, terminations, truncations, infos = {}, {}, {}, {}
+        out_rewards = self._rewards(acting, result)
+        terminations, truncations, infos = {}, {}, {}
         for agent in acting:
             i = self._index[agent]
             done = bool(arrived[0, i])
-            out_rewards[agent] = float(rewards[0, i])
             terminations[agent] = done
             truncations[agent] = limit and not done
             infos[agent] = {"is_success": done, "collision": bool(collided[0, i])}
@@ -341,8 +351,11 @@ class NavigationEnv(ParallelEnvView):
             self.render()
         return observations, out_rewards, terminations, truncations, infos
 
+    def _rewards(self, acting: list[str], result: sim.StepResult) -> dict[str, Any]:
+        return {agent: float(result.rewards[0, self._index[agent]]) for agent in acting}
+
     def _check_agents(self, actions: Any) -> None:
-        check_action_dict(ENV_ID, actions, self.agents, self._index, "send zeros to coast or stop")
+        check_action_dict(self.env_id, actions, self.agents, self._index, "send zeros to coast or stop")
 
     def _observations(self, agents: list[str]) -> dict[str, np.ndarray]:
         batch = sim.observe(self.sim_state, self.params)[0]  # (N, D), fresh
@@ -352,3 +365,112 @@ class NavigationEnv(ParallelEnvView):
         from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
 
         return NavigationRenderer(self.params, self.render_mode, self.metadata["render_fps"])
+
+
+def mo_reward_space(params: sim.Params) -> spaces.Box:
+    """One robot's reward space in ``MO-Navigation-v0``: progress, energy, collision (:data:`sim.OBJECTIVES`).
+
+    A step moves a robot at most ``max_speed * dt`` (the speed limit holds before and after the
+    step; walls, the safety filter and collisions only shorten moves), so progress lies in
+    ``[-max_speed * dt, max_speed * dt]``; energy in ``[-1, 0]``; collision in ``[-1, 0]``.
+    """
+    reach = params.max_speed * params.dt
+    return spaces.Box(
+        np.array([-reach, -1.0, -1.0], dtype=np.float32), np.array([reach, 0.0, 0.0], dtype=np.float32),
+        dtype=np.float32,
+    )
+
+
+class MONavigationEnv(NavigationEnv):
+    """Multi-objective navigation: per-robot vector rewards for progress, energy and collisions (``moma`` kind).
+
+    ## Description
+
+    ``Navigation-v0``'s world, robots, observations and episode rules (see
+    :class:`NavigationEnv`), with MOMAland's multi-objective API: each robot's reward is a
+    vector of three objectives instead of their weighted sum. Getting to the goal fast costs
+    control effort, and pushing through a crowd risks collisions: how a team trades them is
+    the multi-objective question. Arrival itself earns nothing extra (the progress objective of
+    an episode already sums to the distance covered towards the goal).
+
+    ## Rewards
+
+    ``reward_space(agent)`` is ``Box([-max_speed * dt, -1, -1], [max_speed * dt, 0, 0], (3,), float32)``
+    (``max_speed * dt`` is 0.1 m by default); rewards are ``(3,)`` float32 arrays, per robot and step:
+
+    | Index | Objective | Value |
+    |---|---|---|
+    | 0 | progress | ``d_before - d_after``, metres towards the goal on this step (negative when moving away) |
+    | 1 | energy | ``-(a_0^2 + a_1^2) / 2``, control effort: ``0`` for a zero action, ``-1`` at full effort |
+    | 2 | collision | ``-1`` if the robot is in collision on this step (both robots of a colliding pair), else ``0`` |
+
+    Energy is charged for the action sent, even when a collision cancels the move. For a
+    scalar reward, pass weights to the SB3 adapter (``scalarize=``) or the RLlib adapter.
+
+    ## Arguments
+
+    As ``Navigation-v0``, without ``progress_reward``, ``goal_reward`` and ``collision_penalty``
+    (they weigh the objectives into ``Navigation-v0``'s scalar reward).
+
+    The native multi-world form is ``benchmarkzoo.make_vec("benchmarkzoo/MO-Navigation-v0", num_envs)``
+    (:class:`~benchmarkzoo.envs.multiagent.navigation.vector_env.MONavigationVectorEnv`, rewards
+    ``(B, N, 3)`` float32). The baseline is Navigation-v0's potential-field planner.
+
+    ## Version History
+
+    * v0: Initial version.
+
+    ## Example
+
+    >>> import numpy as np
+    >>> from benchmarkzoo.envs.multiagent.navigation.env import MONavigationEnv
+    >>> from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario, UniformGenerator
+    >>> scenario = NavigationScenario(arena_size=2.0, agent_radius=0.1, starts=[[0.0, 0.0], [1.0, 1.0]],
+    ...                               goals=[[1.5, 0.0], [-1.0, 1.0]], headings=[[1.0, 0.0], [1.0, 0.0]],
+    ...                               obstacles=np.zeros((0, 3)))
+    >>> env = MONavigationEnv(generator=UniformGenerator(num_agents=2, num_obstacles=0))
+    >>> _ = env.reset(seed=0, options={"scenario": scenario})
+    >>> env.reward_space("robot_0")
+    Box([-0.1 -1.  -1. ], [0.1 0.  0. ], (3,), float32)
+    >>> actions = {"robot_0": np.array([0.5, 0.0], dtype=np.float32), "robot_1": np.zeros(2, dtype=np.float32)}
+    >>> _, rewards, _, _, _ = env.step(actions)  # robot_0 accelerates towards its goal, robot_1 coasts
+    >>> [round(float(x), 6) for x in rewards["robot_0"]], rewards["robot_1"].tolist()
+    ([0.005, -0.125, 0.0], [0.0, 0.0, 0.0])
+    """
+
+    env_id = MO_ENV_ID
+    metadata = {**NavigationEnv.metadata, "name": "mo_navigation_v0"}
+
+    def __init__(
+        self,
+        generator: str | Generator = "navigation/uniform",
+        generator_kwargs: dict[str, Any] | None = None,
+        dynamics: str = "holonomic",
+        dt: float = 0.1,
+        max_accel: float = 2.0,
+        max_speed: float = 1.0,
+        max_turn_rate: float = 2.0,
+        goal_radius: float = 0.1,
+        num_neighbours: int = 4,
+        num_obstacles_seen: int = 4,
+        safety_filter: bool | None = None,
+        safety_gamma: float = 0.5,
+        max_cycles: int = 100,
+        render_mode: str | None = None,
+    ):
+        super().__init__(
+            generator, generator_kwargs, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
+            max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
+            max_cycles=max_cycles, render_mode=render_mode,
+        )
+        self._reward_space = mo_reward_space(self.params)
+        self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute
+
+    def reward_space(self, agent: str) -> spaces.Box:
+        """Every robot's reward space (MOMAland's API): progress, energy, collision."""
+        return self._reward_space
+
+    def _rewards(self, acting: list[str], result: sim.StepResult) -> dict[str, Any]:
+        vectors = sim.mo_rewards(result)[0]  # (N, 3), fresh
+        return {agent: vectors[self._index[agent]] for agent in acting}

@@ -105,6 +105,23 @@ class NavigationScenario(Scenario):
             array.setflags(write=False)  # scenarios are values: their hash must not go stale
             object.__setattr__(self, name, array)
 
+    @classmethod
+    def _unchecked(cls, arena_size: float, agent_radius: float, starts: np.ndarray, goals: np.ndarray,
+                   headings: np.ndarray, obstacles: np.ndarray) -> NavigationScenario:
+        """A scenario from arrays the caller owns and has already made valid, without the checks.
+
+        For :class:`UniformGenerator`, whose placement rules are stricter than the checks (a
+        test builds its scenarios both ways and compares): the checks cost as much as the draw.
+        Arguments as the fields, in their final types (floats, float64 arrays, obstacles ``(M, 3)``).
+        """
+        scenario = object.__new__(cls)
+        for name, value in (("arena_size", arena_size), ("agent_radius", agent_radius)):
+            object.__setattr__(scenario, name, value)
+        for name, array in (("starts", starts), ("goals", goals), ("headings", headings), ("obstacles", obstacles)):
+            array.setflags(write=False)
+            object.__setattr__(scenario, name, array)
+        return scenario
+
     @property
     def num_agents(self) -> int:
         return int(self.starts.shape[0])
@@ -186,11 +203,12 @@ class UniformGenerator(Generator):
             if placed is not None:
                 obstacles, points = placed
                 angles = rng.uniform(0.0, 2.0 * math.pi, self.num_agents)
-                headings = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+                headings = np.empty((self.num_agents, 2))
+                headings[:, 0] = np.cos(angles)
+                headings[:, 1] = np.sin(angles)
                 n = self.num_agents
-                return NavigationScenario(
-                    arena_size=self.arena_size, agent_radius=self.agent_radius, starts=points[:n],
-                    goals=points[n:], headings=headings, obstacles=obstacles,
+                return NavigationScenario._unchecked(
+                    self.arena_size, self.agent_radius, points[:n], points[n:], headings, obstacles
                 )
         raise GeneratorArgumentError(
             f"{self!r} placed no scenario in {MAX_REDRAWS} draws; use fewer or smaller objects or a larger arena."
@@ -201,37 +219,58 @@ class UniformGenerator(Generator):
 
         Each object draws one block of ``CANDIDATES`` uniform triples, always, and keeps the first
         candidate that fits; the checks are plain Python (a few objects: faster than array calls).
+        The blocks of every object are drawn in one call (the same numbers as one call per
+        object); when an object does not fit, the generator is rewound to just after that
+        object's block, where drawing them one by one would have stopped.
         """
         r, sep, size = self.agent_radius, self.min_separation, self.arena_size
         low, span = self.obstacle_min_radius, self.obstacle_max_radius - self.obstacle_min_radius
+        gap = 2 * r + sep  # between robots, and the free lane between obstacles and past walls
+        clearance = r + sep  # between a robot's centre and an obstacle's edge
         hypot = math.hypot
+        m = self.num_obstacles
+        saved = rng.bit_generator.state
+        blocks = rng.random((m + 2 * self.num_agents, CANDIDATES, 3))
+
+        def give_up(block: int) -> None:
+            rng.bit_generator.state = saved
+            rng.random((block + 1, CANDIDATES, 3))
+
         obstacles: list[tuple[float, float, float]] = []
-        for _ in range(self.num_obstacles):
-            for u, v, w in rng.random((CANDIDATES, 3)).tolist():
+        for index in range(m):
+            candidates = blocks[index]
+            for c in range(CANDIDATES):
+                u, v, w = candidates[c].tolist()
                 radius = low + span * w
-                limit = size - radius - (2 * r + sep)  # wall gap of a robot diameter plus sep
+                limit = size - radius - gap  # wall gap of a robot diameter plus sep
                 x, y = (2 * u - 1) * limit, (2 * v - 1) * limit
                 for ox, oy, orad in obstacles:
-                    if hypot(x - ox, y - oy) - radius - orad < 2 * r + sep:
+                    if hypot(x - ox, y - oy) - radius - orad < gap:
                         break
                 else:
                     obstacles.append((x, y, radius))
                     break
             else:
+                give_up(index)
                 return None
         points: list[tuple[float, float]] = []
         limit = size - r - sep
-        for _ in range(2 * self.num_agents):
-            for u, v, _w in rng.random((CANDIDATES, 3)).tolist():
+        for index in range(m, len(blocks)):
+            candidates = blocks[index]
+            for c in range(CANDIDATES):
+                u, v, _w = candidates[c].tolist()
                 x, y = (2 * u - 1) * limit, (2 * v - 1) * limit
-                if any(hypot(x - px, y - py) < 2 * r + sep for px, py in points):
-                    continue
-                for ox, oy, orad in obstacles:
-                    if hypot(x - ox, y - oy) - orad < r + sep:
+                for px, py in points:
+                    if hypot(x - px, y - py) < gap:
                         break
                 else:
-                    points.append((x, y))
-                    break
+                    for ox, oy, orad in obstacles:
+                        if hypot(x - ox, y - oy) - orad < clearance:
+                            break
+                    else:
+                        points.append((x, y))
+                        break
             else:
+                give_up(index)
                 return None
         return np.array(obstacles, dtype=np.float64).reshape(-1, 3), np.array(points, dtype=np.float64)

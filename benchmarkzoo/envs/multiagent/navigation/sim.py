@@ -1,11 +1,18 @@
 """The Navigation simulator: ``B`` worlds of ``N`` disc robots in batched numpy, shared by every view.
 
-The ParallelEnv is a batch of one world, the native vector env a batch of ``B``. Every state array
-is ``(B, N)`` (or ``(B, M)`` for obstacles) per coordinate, and every line below is elementwise
-(``+ - * /``, ``sqrt``, comparisons, ``where``), an exact reduction (``min``, ``any``, integer
-counts) or a stable sort, so each world's numbers are the same whatever the batch size: world
-``i`` of a vector env equals a ParallelEnv seeded ``s + i``, bit for bit. No float ``sum``,
-``dot``, ``matmul`` or trigonometry (whose rounding may depend on the shape).
+The ParallelEnv is a batch of one world, the native vector env a batch of ``B``. Every line below
+is elementwise (``+ - * /``, ``sqrt``, comparisons, ``where``), an exact reduction (``min``,
+``any``, integer counts) or an exact ranking (ties to the lower index), so each world's numbers
+are the same whatever the batch size: world ``i`` of a vector env equals a ParallelEnv seeded
+``s + i``, bit for bit. No float ``sum``, ``dot``, ``matmul`` or trigonometry (whose rounding may
+depend on the shape).
+
+**Layout.** The arrays are agent-major, the world axis last: positions ``(2, N, B)``, obstacles
+``(3, M, B)``, pairwise quantities ``(N, N, B)``. numpy's cost at these sizes is per call and per
+inner loop, and with the world axis last every inner loop runs over all ``B`` worlds, while a
+``(B, N, N)`` layout would loop over ``N`` (3 robots: a loop of 3, 40 times slower for a
+reduction). :class:`State` still offers the ``(B, N)`` views (``state.px[world, robot]``) the
+views, the baseline and the renderer read.
 
 A step, every world at once (``dt`` seconds):
 
@@ -35,13 +42,16 @@ A step, every world at once (``dt`` seconds):
    terminated and leaves the arena (it no longer blocks or is seen by anyone).
 
 Reward of each active robot: ``progress_reward * (d_before - d_after)`` (distance to its goal)
-``- collision_penalty`` if in collision ``+ goal_reward`` if it arrived.
+``- collision_penalty`` if in collision ``+ goal_reward`` if it arrived. MO-Navigation-v0's
+vector reward (:func:`mo_rewards`): ``(d_before - d_after, -(a_0^2 + a_1^2) / 2, -1 if in collision)``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -50,8 +60,15 @@ from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario
 DYNAMICS = ("holonomic", "unicycle")
 NEIGHBOUR_FEATURES = 5  # dx, dy, dvx, dvy, present
 OBSTACLE_FEATURES = 4  # dx, dy, radius, present
+#: The objectives of MO-Navigation-v0's vector reward, in order (:func:`mo_rewards`).
+OBJECTIVES = ("progress", "energy", "collision")
 #: m, the safety filter keeps gaps at least this wide, so rounding cannot turn a near-touch into an overlap.
 SKIN = 1e-6
+#: Up to this many candidates, and from this many worlds on, :func:`_nearest` ranks by pairwise
+#: comparison (``K^2`` elementwise calls over all worlds, no sort call); otherwise a stable
+#: ``argsort`` (one call, cheaper for a few worlds or many candidates).
+RANK_BY_COMPARISON = 8
+RANK_MIN_WORLDS = 32
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,212 +136,338 @@ class Params:
         high.setflags(write=False)
         return low, high
 
+    @functools.cached_property
+    def clip_every_column(self) -> bool:
+        """Whether :func:`observe` must clip every column, not only those that can leave their bounds.
+
+        Positions stay within ``arena_size - agent_radius`` up to a rounding of the last bit, and
+        goals and obstacle centres within ``arena_size`` (the scenario checks it), so position-like
+        columns can only leave their bounds if the radius is below that rounding. Envs get radii of
+        at least 1 cm from their generator; a hand-made ``Params`` with a smaller one is clipped
+        in full.
+        """
+        return self.agent_radius < 1e-9 * self.arena_size
+
 
 @dataclasses.dataclass
 class State:
-    """Mutable state of ``B`` worlds, one ``(B, N)`` float64 array per coordinate.
+    """Mutable state of ``B`` worlds, agent-major (module docstring).
 
     Attributes:
-        px, py: robot centres, m (frozen once a robot has arrived).
-        vx, vy: velocities, m/s (world frame).
-        hx, hy: unit heading (unicycle; holonomic robots keep their initial heading).
-        gx, gy: goals, m.
-        ox, oy, orad: ``(B, M)`` obstacle centres and radii, m.
-        active: ``(B, N)`` bool, in the arena (has not arrived).
-        arrival: ``(B, N)`` int64, the step of arrival (``1`` = first step), ``-1`` before.
+        kin: ``(4, N, B)`` float64, robot centres ``x``, ``y`` (m; frozen once a robot has
+            arrived) and velocities ``vx``, ``vy`` (m/s, world frame); ``pos`` and ``vel`` are its
+            halves (one array, so an observation gathers a neighbour's four numbers in one call).
+        head, goal: ``(2, N, B)`` float64: unit headings (unicycle; holonomic robots keep their
+            initial heading), goals (m).
+        obstacles: ``(3, M, B)`` float64, centre ``x``, ``y`` and radius (m) of each obstacle.
+        alive: ``(N, B)`` bool, in the arena (has not arrived).
+        arrived_at: ``(N, B)`` int64, the step of arrival (``1`` = first step), ``-1`` before.
         collisions: ``(B,)`` int64, robot-steps in collision since the world's load.
         time: ``(B,)`` int64, steps since the world's load.
+
+    The properties ``px``, ``py``, ``vx``, ``vy``, ``hx``, ``hy``, ``gx``, ``gy``, ``active``,
+    ``arrival`` (``(B, N)``) and ``ox``, ``oy``, ``orad`` (``(B, M)``) are writable views.
     """
 
-    px: np.ndarray
-    py: np.ndarray
-    vx: np.ndarray
-    vy: np.ndarray
-    hx: np.ndarray
-    hy: np.ndarray
-    gx: np.ndarray
-    gy: np.ndarray
-    ox: np.ndarray
-    oy: np.ndarray
-    orad: np.ndarray
-    active: np.ndarray
-    arrival: np.ndarray
+    kin: np.ndarray
+    head: np.ndarray
+    goal: np.ndarray
+    obstacles: np.ndarray
+    alive: np.ndarray
+    arrived_at: np.ndarray
     collisions: np.ndarray
     time: np.ndarray
+
+    pos = property(lambda self: self.kin[:2])
+    vel = property(lambda self: self.kin[2:])
+    px = property(lambda self: self.pos[0].T)
+    py = property(lambda self: self.pos[1].T)
+    vx = property(lambda self: self.vel[0].T)
+    vy = property(lambda self: self.vel[1].T)
+    hx = property(lambda self: self.head[0].T)
+    hy = property(lambda self: self.head[1].T)
+    gx = property(lambda self: self.goal[0].T)
+    gy = property(lambda self: self.goal[1].T)
+    ox = property(lambda self: self.obstacles[0].T)
+    oy = property(lambda self: self.obstacles[1].T)
+    orad = property(lambda self: self.obstacles[2].T)
+    active = property(lambda self: self.alive.T)
+    arrival = property(lambda self: self.arrived_at.T)
+
+
+class StepResult(NamedTuple):
+    """What :func:`step` returns: ``(B, N)`` arrays (views of agent-major ones).
+
+    Attributes:
+        rewards: float64, the scalar reward of the module docstring, ``0.0`` for robots that were not active.
+        arrived: bool, the robots that arrived (and left) on this step.
+        collided: bool, the robots in collision on this step.
+        progress: float64, ``d_before - d_after`` (m towards the goal), ``0.0`` for robots that were not active.
+        acted: bool, the robots that were active at the start of the step (and not masked out).
+        applied: ``(B, N, 2)`` float64, the actions applied (zeros for robots outside ``acted``).
+    """
+
+    rewards: np.ndarray
+    arrived: np.ndarray
+    collided: np.ndarray
+    progress: np.ndarray
+    acted: np.ndarray
+    applied: np.ndarray
 
 
 def init_state(params: Params, num_worlds: int) -> State:
     """An empty batch; every world must be :func:`load`-ed before it is stepped."""
-    n, m = params.num_agents, params.num_obstacles
-    zeros = functools.partial(np.zeros, (num_worlds, n))
+    n, m, b = params.num_agents, params.num_obstacles, num_worlds
+    obstacles = np.zeros((3, m, b))
+    obstacles[2] = 1.0
+    head = np.zeros((2, n, b))
+    head[0] = 1.0
     return State(
-        px=zeros(), py=zeros(), vx=zeros(), vy=zeros(), hx=np.ones((num_worlds, n)), hy=zeros(), gx=zeros(),
-        gy=zeros(), ox=np.zeros((num_worlds, m)), oy=np.zeros((num_worlds, m)), orad=np.ones((num_worlds, m)),
-        active=np.zeros((num_worlds, n), dtype=bool), arrival=np.full((num_worlds, n), -1, dtype=np.int64),
-        collisions=np.zeros(num_worlds, dtype=np.int64), time=np.zeros(num_worlds, dtype=np.int64),
+        kin=np.zeros((4, n, b)), head=head, goal=np.zeros((2, n, b)), obstacles=obstacles,
+        alive=np.zeros((n, b), dtype=bool), arrived_at=np.full((n, b), -1, dtype=np.int64),
+        collisions=np.zeros(b, dtype=np.int64), time=np.zeros(b, dtype=np.int64),
     )
 
 
 def load(state: State, world: int, scenario: NavigationScenario) -> None:
     """Write ``scenario`` into world ``world``: robots at rest at their starts, clocks at zero."""
-    state.px[world], state.py[world] = scenario.starts.T
-    state.gx[world], state.gy[world] = scenario.goals.T
-    state.hx[world], state.hy[world] = scenario.headings.T
-    state.vx[world] = 0.0
-    state.vy[world] = 0.0
-    state.ox[world], state.oy[world], state.orad[world] = scenario.obstacles.T
-    state.active[world] = True
-    state.arrival[world] = -1
+    state.pos[:, :, world] = scenario.starts.T
+    state.goal[:, :, world] = scenario.goals.T
+    state.head[:, :, world] = scenario.headings.T
+    state.vel[:, :, world] = 0.0
+    state.obstacles[:, :, world] = scenario.obstacles.T
+    state.alive[:, world] = True
+    state.arrived_at[:, world] = -1
     state.collisions[world] = 0
     state.time[world] = 0
 
 
+def load_worlds(state: State, worlds: np.ndarray, scenarios: Sequence[NavigationScenario]) -> None:
+    """:func:`load` ``scenarios[i]`` into world ``worlds[i]`` for every ``i``, in a few array writes."""
+    if len(worlds) == 1:
+        load(state, int(worlds[0]), scenarios[0])
+        return
+    state.pos[:, :, worlds] = np.stack([s.starts for s in scenarios], axis=2).transpose(1, 0, 2)  # (2, N, W)
+    state.goal[:, :, worlds] = np.stack([s.goals for s in scenarios], axis=2).transpose(1, 0, 2)
+    state.head[:, :, worlds] = np.stack([s.headings for s in scenarios], axis=2).transpose(1, 0, 2)
+    state.vel[:, :, worlds] = 0.0
+    if state.obstacles.shape[1]:
+        state.obstacles[:, :, worlds] = np.stack([s.obstacles for s in scenarios], axis=2).transpose(1, 0, 2)
+    state.alive[:, worlds] = True
+    state.arrived_at[:, worlds] = -1
+    state.collisions[worlds] = 0
+    state.time[worlds] = 0
+
+
+def _clip(x: np.ndarray, low: float, high: float, out: np.ndarray | None = None) -> np.ndarray:
+    """``np.clip(x, low, high)`` as its two ufuncs (the same numbers; without ``np.clip``'s Python layers,
+    which cost more than the arithmetic for a world or two)."""
+    out = np.maximum(x, low, out=out)
+    return np.minimum(out, high, out=out)
+
+
 def _goal_distance(state: State) -> np.ndarray:
-    dx, dy = state.gx - state.px, state.gy - state.py
-    return np.sqrt(dx * dx + dy * dy)
+    """``(N, B)`` centre-to-goal distances."""
+    d = state.goal - state.pos  # (2, N, B)
+    d *= d
+    return np.sqrt(d[0] + d[1])
 
 
 @functools.lru_cache(maxsize=16)
 def _not_self(n: int) -> np.ndarray:
-    """``(N, N)`` bool, ``False`` on the diagonal (cached: a step builds no ``eye``)."""
-    mask = ~np.eye(n, dtype=bool)
+    """``(N, N, 1)`` bool, ``False`` on the diagonal (cached: a step builds no ``eye``)."""
+    mask = ~np.eye(n, dtype=bool)[:, :, None]
     mask.setflags(write=False)
     return mask
 
 
-def _pair_mask(active: np.ndarray) -> np.ndarray:
-    """``(B, N, N)`` bool: both robots active, and not the same robot."""
-    both = active[:, :, None] & active[:, None, :]
-    both &= _not_self(active.shape[1])
+def _pair_mask(alive: np.ndarray) -> np.ndarray:
+    """``(N, N, B)`` bool: both robots active, and not the same robot."""
+    both = alive[:, None, :] & alive[None, :, :]
+    both &= _not_self(alive.shape[0])
     return both
 
 
-def _safety_scale(state: State, dx: np.ndarray, dy: np.ndarray, pairs: np.ndarray, params: Params) -> np.ndarray:
-    """``(B, N)`` factor in ``[0, 1]`` for each robot's move ``(dx, dy)``, by the barrier of step 2."""
+def _safety_scale(state: State, d: np.ndarray, pairs: np.ndarray, params: Params) -> np.ndarray:
+    """``(N, B)`` factor in ``[0, 1]`` for each robot's move ``d`` ``(2, N, B)``, by the barrier of step 2."""
     gamma, r = params.safety_gamma, params.agent_radius
-    scale = np.ones_like(dx)
-    groups = [(state.px[:, None, :], state.py[:, None, :], 2.0 * r, 0.5, pairs)]
+    px, py = state.pos[0][:, None, :], state.pos[1][:, None, :]  # (N, 1, B)
+    dx, dy = d[0][:, None, :], d[1][:, None, :]
+    scale = np.ones_like(d[0])
+    groups = [(state.pos[0][None], state.pos[1][None], 2.0 * r, 0.5, pairs)]
     if params.num_obstacles:
-        groups.append((state.ox[:, None, :], state.oy[:, None, :], r + state.orad[:, None, :], 1.0, None))
+        ox, oy, orad = state.obstacles[:, None]  # each (1, M, B)
+        groups.append((ox, oy, r + orad, 1.0, None))
     for cx, cy, reach, share, valid in groups:
-        rx, ry = cx - state.px[:, :, None], cy - state.py[:, :, None]  # (B, N, K) towards the other disc
+        rx, ry = cx - px, cy - py  # (N, K, B) towards the other disc
         dist = np.sqrt(rx * rx + ry * ry)
-        approach = (dx[:, :, None] * rx + dy[:, :, None] * ry) / np.maximum(dist, 1e-12)  # m moved towards it
+        approach = (dx * rx + dy * ry) / np.maximum(dist, 1e-12)  # m moved towards it
         bound = np.maximum((gamma * share) * ((dist - reach) - SKIN), 0.0)
         limited = approach > bound
         if valid is not None:
             limited &= valid
-        factor = np.ones_like(approach)
-        np.divide(bound, approach, out=factor, where=limited)
-        np.minimum(scale, factor.min(axis=2), out=scale)
+        with np.errstate(divide="ignore", invalid="ignore"):  # the quotients outside `limited` are not used
+            factor = np.where(limited, bound / approach, 1.0)
+        np.minimum(scale, factor.min(axis=1), out=scale)
     return scale
 
 
-def _overlaps(qx: np.ndarray, qy: np.ndarray, pairs: np.ndarray, state: State, params: Params) -> np.ndarray:
-    """``(B, N)`` bool: active robots whose disc at ``(qx, qy)`` overlaps another robot's or an obstacle.
+def _overlaps(q: np.ndarray, pairs: np.ndarray, state: State, params: Params) -> np.ndarray:
+    """``(N, B)`` bool: active robots whose disc at ``q`` ``(2, N, B)`` overlaps another robot's or an obstacle.
 
     ``pairs`` is :func:`_pair_mask` of the active robots.
     """
-    rx, ry = qx[:, :, None] - qx[:, None, :], qy[:, :, None] - qy[:, None, :]
+    rx, ry = q[0][:, None, :] - q[0][None, :, :], q[1][:, None, :] - q[1][None, :, :]  # (N, N, B)
     reach = 2.0 * params.agent_radius
-    hit = ((rx * rx + ry * ry) < reach * reach) & pairs
-    bad = hit.any(axis=2)
+    rx *= rx
+    ry *= ry
+    rx += ry
+    hit = rx < reach * reach
+    hit &= pairs
+    bad = hit.any(axis=1)
     if params.num_obstacles:
-        rx, ry = qx[:, :, None] - state.ox[:, None, :], qy[:, :, None] - state.oy[:, None, :]
-        reach = params.agent_radius + state.orad[:, None, :]
-        bad |= ((rx * rx + ry * ry) < reach * reach).any(axis=2)
-    return bad & state.active
+        ox, oy, orad = state.obstacles[:, None]  # each (1, M, B)
+        rx, ry = q[0][:, None, :] - ox, q[1][:, None, :] - oy  # (N, M, B)
+        reach = params.agent_radius + orad
+        bad |= ((rx * rx + ry * ry) < reach * reach).any(axis=1)
+    bad &= state.alive
+    return bad
 
 
-def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def step(state: State, actions: np.ndarray, params: Params, mask: np.ndarray | None = None) -> StepResult:
     """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
 
     Args:
         actions: ``(B, N, 2)`` in ``[-1, 1]``, validated for active robots; entries of inactive
             robots are ignored, whatever they hold.
-
-    Returns:
-        rewards: ``(B, N)`` float64, ``0.0`` for robots that were not active.
-        arrived: ``(B, N)`` bool, the robots that arrived (and left) on this step.
-        collided: ``(B, N)`` bool, the robots in collision on this step.
+        mask: ``(B, N)`` bool, or ``None``; robots outside it are stepped with zero actions (the
+            vector env's robots in worlds that are about to be reloaded).
     """
-    active = state.active
-    a0 = np.where(active, actions[..., 0], 0.0).astype(np.float64)  # (B, N); inactive robots do nothing
-    a1 = np.where(active, actions[..., 1], 0.0).astype(np.float64)
+    alive = state.alive  # (N, B)
+    acted = alive.copy() if mask is None else alive & mask.T
+    a = np.where(acted, actions.transpose(2, 1, 0), 0.0).astype(np.float64)  # (2, N, B); zeros where not acted
     dt = params.dt
     before = _goal_distance(state)
     if params.dynamics == "holonomic":
-        dv = params.max_accel * dt
-        vx, vy = state.vx + dv * a0, state.vy + dv * a1
-        speed2 = vx * vx + vy * vy
+        v = state.vel + (params.max_accel * dt) * a  # (2, N, B)
+        speed2 = v[0] * v[0]
+        speed2 += v[1] * v[1]
         too_fast = speed2 > params.max_speed * params.max_speed
         if too_fast.any():
-            shrink = np.where(too_fast, params.max_speed / np.sqrt(np.maximum(speed2, 1e-300)), 1.0)
-            vx *= shrink
-            vy *= shrink
-        dx, dy = (0.5 * dt) * (state.vx + vx), (0.5 * dt) * (state.vy + vy)
-        hx, hy = state.hx, state.hy
+            v *= np.where(too_fast, params.max_speed / np.sqrt(np.maximum(speed2, 1e-300)), 1.0)
+        d = state.vel + v
+        d *= 0.5 * dt
+        head = None
     else:
-        forward = params.max_speed * a0
-        vx, vy = forward * state.hx, forward * state.hy
-        dx, dy = dt * vx, dt * vy
-        t = (0.5 * dt * params.max_turn_rate) * a1  # tan of half the turn
-        denom = 1.0 + t * t
-        c, s = (1.0 - t * t) / denom, (2.0 * t) / denom
-        hx, hy = c * state.hx - s * state.hy, s * state.hx + c * state.hy
-        norm = np.sqrt(hx * hx + hy * hy)
-        hx /= norm
-        hy /= norm
+        forward = params.max_speed * a[0]
+        v = forward * state.head
+        d = dt * v
+        t = (0.5 * dt * params.max_turn_rate) * a[1]  # tan of half the turn
+        t2 = t * t
+        denom = 1.0 + t2
+        c, s = (1.0 - t2) / denom, (2.0 * t) / denom
+        hx0, hy0 = state.head
+        head = np.empty_like(state.head)
+        head[0] = c * hx0 - s * hy0
+        head[1] = s * hx0 + c * hy0
+        norm = np.sqrt(head[0] * head[0] + head[1] * head[1])
+        head /= norm
     limit = params.arena_size - params.agent_radius
-    for p, d, v in ((state.px, dx, vx), (state.py, dy, vy)):
-        q = p + d
-        out = (q > limit) | (q < -limit)
-        if out.any():
-            d[out] = np.clip(q[out], -limit, limit) - p[out]
-            v[out] = 0.0
-    pairs = _pair_mask(active)
+    q = state.pos + d
+    out = q > limit
+    out |= q < -limit
+    if out.any():  # elementwise selections (np.where): no fancy indexing, no slow masked copies
+        d = np.where(out, _clip(q, -limit, limit) - state.pos, d)
+        v = np.where(out, 0.0, v)
+    pairs = _pair_mask(alive)
     if params.safety_filter:  # after the walls: a scaled move from inside the arena stays inside
-        scale = _safety_scale(state, dx, dy, pairs, params)
-        dx, dy, vx, vy = dx * scale, dy * scale, vx * scale, vy * scale
-    qx, qy = state.px + dx, state.py + dy
-    moving = active & ((qx != state.px) | (qy != state.py))
-    collided = np.zeros_like(active)
+        scale = _safety_scale(state, d, pairs, params)
+        d *= scale
+        v *= scale
+    q = state.pos + d
+    moving = (q[0] != state.pos[0]) | (q[1] != state.pos[1])
+    moving &= alive
+    collided = np.zeros_like(alive)
     for _ in range(params.num_agents + 1):
-        bad = _overlaps(qx, qy, pairs, state, params)
+        bad = _overlaps(q, pairs, state, params)
         collided |= bad
         cancel = bad & moving
         if not cancel.any():
             break
-        qx[cancel] = state.px[cancel]
-        qy[cancel] = state.py[cancel]
-        vx[cancel] = 0.0
-        vy[cancel] = 0.0
+        q = np.where(cancel, state.pos, q)
+        v = np.where(cancel, 0.0, v)
         moving &= ~cancel
-    still = ~active  # robots that have left keep their last state
-    state.px[:] = np.where(still, state.px, qx)
-    state.py[:] = np.where(still, state.py, qy)
-    state.vx[:] = np.where(still, state.vx, vx)
-    state.vy[:] = np.where(still, state.vy, vy)
-    state.hx[:] = np.where(still, state.hx, hx)
-    state.hy[:] = np.where(still, state.hy, hy)
+    if alive.all():
+        state.pos[...], state.vel[...] = q, v
+        if head is not None:
+            state.head[...] = head
+    else:  # robots that have left keep their last state
+        state.pos[...], state.vel[...] = np.where(alive, q, state.pos), np.where(alive, v, state.vel)
+        if head is not None:
+            state.head[...] = np.where(alive, head, state.head)
     after = _goal_distance(state)
-    arrived = active & (after <= params.goal_radius)
-    rewards = params.progress_reward * (before - after)
+    arrived = after <= params.goal_radius
+    arrived &= alive
+    progress = before - after
+    rewards = params.progress_reward * progress
     rewards -= params.collision_penalty * collided
     rewards += params.goal_reward * arrived
-    rewards[~active] = 0.0
+    gone = ~alive
+    rewards[gone] = 0.0
+    progress[gone] = 0.0
     state.time += 1
-    state.collisions += collided.sum(axis=1)
+    state.collisions += collided.sum(axis=0)
     if arrived.any():
-        active[arrived] = False
-        state.arrival[arrived] = np.broadcast_to(state.time[:, None], arrived.shape)[arrived]
-    return rewards, arrived, collided
+        alive[arrived] = False
+        state.arrived_at[arrived] = np.broadcast_to(state.time, arrived.shape)[arrived]
+    return StepResult(rewards.T, arrived.T, collided.T, progress.T, acted.T, a.transpose(2, 1, 0))
+
+
+def mo_rewards(result: StepResult) -> np.ndarray:
+    """``(B, N, 3)`` float32 vector rewards of MO-Navigation-v0 (see :data:`OBJECTIVES`).
+
+    Args:
+        result: what :func:`step` returned.
+
+    Returns:
+        progress ``d_before - d_after`` (m); energy ``-(a_0^2 + a_1^2) / 2`` (``0`` for a zero
+        action, ``-1`` at full effort on both axes); collision ``-1`` in collision, else ``0``.
+        Zeros for robots that did not act.
+    """
+    a = result.applied
+    effort = 0.5 * (a[..., 0] * a[..., 0] + a[..., 1] * a[..., 1])  # (B, N)
+    out = np.zeros((*result.acted.shape, len(OBJECTIVES)), dtype=np.float32)
+    out[..., 0] = result.progress
+    out[..., 1] = 0.0 - effort  # 0.0, not -0.0, for a zero action
+    out[..., 2][result.collided] = -1.0
+    out[~result.acted] = 0.0
+    return out
 
 
 def _nearest(key: np.ndarray, count: int) -> np.ndarray:
-    """``(B, N, count)`` indices of the ``count`` smallest entries of ``key`` ``(B, N, K)`` along the last
-    axis, ties by index (a stable sort: exact whatever the batch size)."""
-    return np.argsort(key, axis=2, kind="stable")[:, :, :count]
+    """``(N, count, B)`` indices of the ``count`` smallest entries of ``key`` ``(N, K, B)`` along axis 1,
+    ties to the lower index (the order of a stable sort; exact whatever the batch size).
+
+    Up to :data:`RANK_BY_COMPARISON` candidates, each one's rank is counted from the
+    ``K (K - 1) / 2`` pairwise comparisons (for ``i < j``, ``i`` comes first iff
+    ``key[i] <= key[j]``), on ``(N, B)`` rows: a sort along a short axis costs numpy a call per row.
+    """
+    k = key.shape[1]
+    if k > RANK_BY_COMPARISON or key.shape[2] < RANK_MIN_WORLDS:
+        return np.argsort(key, axis=1, kind="stable")[:, :count]
+    rows = [key[:, j] for j in range(k)]  # (N, B) each
+    rank = np.zeros((k, *rows[0].shape), dtype=np.int8)
+    for j in range(1, k):
+        for i in range(j):
+            first = rows[i] <= rows[j]  # i comes before j
+            rank[j] += first
+            first ^= True
+            rank[i] += first
+    slots = np.arange(count, dtype=np.int8)[:, None, None]
+    order = np.zeros((count, *rows[0].shape), dtype=np.int64)  # (count, N, B): the one j of each rank
+    for j in range(1, k):
+        order += (rank[j] == slots) * j
+    return order.transpose(1, 0, 2)
 
 
 def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.ndarray:
@@ -339,44 +482,81 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.
         (relative position, relative velocity, 1), then the ``k_o`` nearest obstacles by edge
         distance (relative centre, radius, 1). Missing neighbours and obstacles are zero rows.
         Clipped to :attr:`Params.obs_bounds`.
+
+    Only the velocity, heading and obstacle-radius columns are clipped: the others cannot leave
+    their bounds (see :attr:`Params.clip_every_column`). Clipping the float64 value to a float32
+    bound before rounding gives the float32 that clipping after rounding would give.
+
+    Neighbours and obstacles are gathered slot by slot and temporaries are dropped early: the
+    step's peak of temporary memory decides whether glibc trims and regrows the heap (page faults
+    on every step, twice the time at 4 robots x 1024 worlds) or keeps it.
     """
-    num_worlds, n = state.px.shape
-    out = np.zeros((num_worlds, n, params.obs_size), dtype=np.float32)  # float64 values are rounded on assignment
-    own = [state.px, state.py, state.vx, state.vy]
+    n, num_worlds = state.alive.shape
+    out = np.zeros((num_worlds, n, params.obs_size), dtype=np.float32)
+    columns = out.transpose(2, 1, 0)  # (D, N, B) view: column c of every robot is columns[c]
+    speed = np.float64(np.float32(params.max_speed))  # the bounds, as float32 values
+    px, py = state.pos
+    columns[0], columns[1] = px, py
+    columns[2:4] = _clip(state.vel, -speed, speed)
+    start = 4
     if params.dynamics == "unicycle":
-        own += [state.hx, state.hy]
-    own += [state.gx - state.px, state.gy - state.py]
-    for column, value in enumerate(own):
-        out[:, :, column] = value
+        columns[4:6] = _clip(state.head, -1.0, 1.0)
+        start = 6
+    columns[start : start + 2] = state.goal - state.pos
     start = params.self_size
     k = params.num_neighbours
     if k and n > 1:
-        pairs = _pair_mask(state.active)
-        rx, ry = state.px[:, None, :] - state.px[:, :, None], state.py[:, None, :] - state.py[:, :, None]
+        pairs = _pair_mask(state.alive)  # (N, N, B)
+        key = px[None, :, :] - px[:, None, :]  # (N, N, B), [i, j]: j seen by i
+        key *= key
+        dy = py[None, :, :] - py[:, None, :]
+        dy *= dy
+        key += dy
+        del dy
         used = min(k, n - 1)
-        order = _nearest(np.where(pairs, rx * rx + ry * ry, np.inf), used)  # (B, N, used): row i, seen by i
-        present = np.arange(used) < pairs.sum(axis=2)[:, :, None]  # the others come first, sorted
-        flat = order + (np.arange(num_worlds) * n)[:, None, None]  # into (B * N,) arrays
-        block = out[:, :, start : start + NEIGHBOUR_FEATURES * used].reshape(num_worlds, n, used, NEIGHBOUR_FEATURES)
-        for f, values in enumerate((state.px, state.py, state.vx, state.vy)):
-            block[..., f] = np.where(present, values.ravel()[flat] - values[:, :, None], 0.0)
-        block[..., 4] = present
-        out[:, :, start : start + NEIGHBOUR_FEATURES * used] = block.reshape(num_worlds, n, -1)
+        order = _nearest(np.where(pairs, key, np.inf), used)  # (N, used, B): the others come first, nearest first
+        del key
+        present = None  # (N, used, B), or None when every robot of every world is in the arena
+        if not state.alive.all():
+            present = np.arange(used)[None, :, None] < pairs.sum(axis=1, dtype=np.int64)[:, None, :]
+        table = state.kin.reshape(4, n * num_worlds)
+        speed2 = np.float64(np.float32(2 * params.max_speed))
+        for slot in range(used):  # slot by slot: small temporaries (see the note above)
+            rel = table.take(order[:, slot] * num_worlds + np.arange(num_worlds), axis=1)  # (4, N, B)
+            rel -= state.kin
+            _clip(rel[2:], -speed2, speed2, out=rel[2:])
+            if present is not None:
+                rel = np.where(present[:, slot], rel, 0.0)
+            at = start + NEIGHBOUR_FEATURES * slot
+            columns[at : at + 4] = rel
+            columns[at + 4] = 1.0 if present is None else present[:, slot]
     start += NEIGHBOUR_FEATURES * k
     ko, m = params.num_obstacles_seen, params.num_obstacles
     if ko and m:
-        rx, ry = state.ox[:, None, :] - state.px[:, :, None], state.oy[:, None, :] - state.py[:, :, None]
+        ox, oy, orad = state.obstacles  # (M, B) each
+        key = ox[None, :, :] - px[:, None, :]  # (N, M, B)
+        key *= key
+        dy = oy[None, :, :] - py[:, None, :]
+        dy *= dy
+        key += dy
+        del dy
+        np.sqrt(key, out=key)
+        key -= orad  # edge distance
         used = min(ko, m)
-        order = _nearest(np.sqrt(rx * rx + ry * ry) - state.orad[:, None, :], used)  # by edge distance
-        flat = order + (np.arange(num_worlds) * m)[:, None, None]
-        block = np.empty((num_worlds, n, used, OBSTACLE_FEATURES), dtype=np.float32)
-        block[..., 0] = state.ox.ravel()[flat] - state.px[:, :, None]
-        block[..., 1] = state.oy.ravel()[flat] - state.py[:, :, None]
-        block[..., 2] = state.orad.ravel()[flat]
-        block[..., 3] = 1.0
-        out[:, :, start : start + OBSTACLE_FEATURES * used] = block.reshape(num_worlds, n, -1)
-    low, high = params.obs_bounds
-    np.clip(out, low, high, out=out)
+        order = _nearest(key, used)
+        del key
+        table = state.obstacles.reshape(3, m * num_worlds)
+        size = np.float64(np.float32(params.arena_size))
+        for slot in range(used):
+            seen = table.take(order[:, slot] * num_worlds + np.arange(num_worlds), axis=1)  # (3, N, B)
+            seen[:2] -= state.pos
+            _clip(seen[2], 0.0, size, out=seen[2])
+            at = start + OBSTACLE_FEATURES * slot
+            columns[at : at + 3] = seen
+            columns[at + 3] = 1.0
+    if params.clip_every_column:
+        low, high = params.obs_bounds
+        np.clip(out, low, high, out=out)
     if mask is not None and not mask.all():
         out[~mask] = 0.0
     return out

@@ -1,10 +1,11 @@
-"""The native multi-world form of ``benchmarkzoo/Navigation-v0``: ``num_envs`` worlds of ``N`` robots, one simulator."""
+"""The native multi-world forms of ``Navigation-v0`` and ``MO-Navigation-v0``: ``num_envs`` worlds of ``N`` robots."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
@@ -12,12 +13,14 @@ from benchmarkzoo.core.errors import InvalidActionError
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.env import (
     ENV_ID,
+    MO_ENV_ID,
     agent_names,
     build_params,
     build_spaces,
     check_max_cycles,
     check_scenario,
     make_generator,
+    mo_reward_space,
 )
 from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario
 from benchmarkzoo.generators.base import Generator
@@ -96,16 +99,17 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        gen = make_generator(generator, generator_kwargs)
+        gen = make_generator(generator, generator_kwargs, self.env_id)
         super().__init__(
-            num_envs, agent_names(gen.num_agents), check_max_cycles(max_cycles), autoreset_mode, render_mode
+            num_envs, agent_names(gen.num_agents), check_max_cycles(max_cycles, self.env_id), autoreset_mode,
+            render_mode,
         )
         self.generator = gen
         self.params = build_params(
-            gen, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed, max_turn_rate=max_turn_rate,
-            goal_radius=goal_radius, num_neighbours=num_neighbours, num_obstacles_seen=num_obstacles_seen,
-            safety_filter=safety_filter, safety_gamma=safety_gamma, progress_reward=progress_reward,
-            goal_reward=goal_reward, collision_penalty=collision_penalty,
+            gen, self.env_id, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
+            max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
+            progress_reward=progress_reward, goal_reward=goal_reward, collision_penalty=collision_penalty,
         )
         self.single_observation_space, self.single_action_space = build_spaces(self.params)
         n = self.params.num_agents
@@ -118,22 +122,28 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
         if fixed is not None:
-            check_scenario(fixed, self.params)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            check_scenario(fixed, self.params, self.env_id)
+        drawn = [fixed if fixed is not None else self.generator(self.world_rng(i)) for i in worlds]
+        for i, scenario in zip(worlds, drawn, strict=True):
             self.scenarios[i] = scenario
-            sim.load(self.sim_state, i, scenario)
+        sim.load_worlds(self.sim_state, worlds, drawn)
         never = np.zeros((self.num_envs, self.num_agents), dtype=bool)
         return {"is_success": never, "collision": never.copy()}
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_box_agents(ENV_ID, actions, acting, self.possible_agents)
+        actions = check_box_agents(self.env_id, actions, acting, self.possible_agents)
         # worlds truncated on the last step still have robots in the arena: they are stepped with
         # zero actions and their outputs discarded until the world is reloaded
-        rewards, arrived, collided = sim.step(self.sim_state, np.where(acting[..., None], actions, 0.0), self.params)
+        result = sim.step(self.sim_state, actions, self.params, acting)
+        arrived = result.arrived & acting
+        return self._rewards(result, acting), arrived, {
+            "is_success": arrived.copy(), "collision": result.collided & acting,
+        }
+
+    def _rewards(self, result: sim.StepResult, acting: np.ndarray) -> np.ndarray:
+        rewards = result.rewards
         rewards[~acting] = 0.0
-        arrived &= acting
-        return rewards, arrived, {"is_success": arrived.copy(), "collision": collided & acting}
+        return rewards
 
     def _observe(self, present: np.ndarray) -> np.ndarray:
         return sim.observe(self.sim_state, self.params, present)
@@ -155,3 +165,45 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
         if getattr(self, "_renderer", None) is not None:
             self._renderer.close()
             self._renderer = None
+
+
+class MONavigationVectorEnv(NavigationVectorEnv):
+    """``num_envs`` MO-Navigation-v0 worlds; rewards are ``(B, N, 3)`` float32: progress, energy, collision.
+
+    ``single_reward_space`` is every robot's reward space (see
+    :class:`~benchmarkzoo.envs.multiagent.navigation.env.MONavigationEnv`).
+    """
+
+    env_id = MO_ENV_ID
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        generator: str | Generator = "navigation/uniform",
+        generator_kwargs: dict[str, Any] | None = None,
+        dynamics: str = "holonomic",
+        dt: float = 0.1,
+        max_accel: float = 2.0,
+        max_speed: float = 1.0,
+        max_turn_rate: float = 2.0,
+        goal_radius: float = 0.1,
+        num_neighbours: int = 4,
+        num_obstacles_seen: int = 4,
+        safety_filter: bool | None = None,
+        safety_gamma: float = 0.5,
+        max_cycles: int = 100,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+    ):
+        super().__init__(
+            num_envs, generator, generator_kwargs, dynamics=dynamics, dt=dt, max_accel=max_accel,
+            max_speed=max_speed, max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
+            max_cycles=max_cycles, autoreset_mode=autoreset_mode, render_mode=render_mode,
+        )
+        self.single_reward_space: spaces.Box = mo_reward_space(self.params)
+
+    def _rewards(self, result: sim.StepResult, acting: np.ndarray) -> np.ndarray:
+        rewards = sim.mo_rewards(result)
+        rewards[~acting] = 0.0
+        return rewards
