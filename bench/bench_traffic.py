@@ -6,8 +6,9 @@ simulated seconds per step (``delta_time=5``, yellow 2 s, min green 5 s), on lib
 TraCI, side by side in one interpreter per backend; the ratio is what to quote. sumo-rl picks
 libsumo when ``LIBSUMO_AS_TRACI`` is set before ``sumo_rl`` is imported; each row checks that
 the switch took effect (``sumo_rl.environment.env.LIBSUMO`` and the module behind its ``traci``)
-and refuses to report otherwise. Plus our native vector env over 1 and 2 worker processes on
-our generated intersection (scaling on this machine's cores).
+and refuses to report otherwise. Ours runs libsumo in-process (``in_process=True``) and in its
+default worker process (a fresh fork per simulation, one socket round trip per step). Plus our
+native vector env over 1 and 2 worker processes on our generated intersection (scaling on this machine's cores).
 
 Method: random actions drawn before the timed loop; resets included (an episode ends after
 ``--episode-seconds`` simulated seconds for both envs); each configuration runs ``--runs``
@@ -54,7 +55,7 @@ def sumo_rl_files() -> tuple[str, str]:
     return os.path.join(nets, "single-intersection.net.xml"), os.path.join(nets, "single-intersection.rou.xml")
 
 
-def ours(backend: str, episode_steps: int):
+def ours(backend: str, episode_steps: int, in_process: bool | None = None):
     import gymnasium as gym
 
     from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
@@ -63,7 +64,7 @@ def ours(backend: str, episode_steps: int):
 
     def make():
         env = TrafficSignalEnv(generator_kwargs={"net_file": net, "route_file": routes}, backend=backend,
-                               in_process=True if backend == "libsumo" else None)
+                               in_process=in_process)
         return gym.wrappers.TimeLimit(env, episode_steps)
 
     def step(env, a):
@@ -155,15 +156,19 @@ def main() -> None:
 
         out = subprocess.run([sys.executable, __file__, "--row", backend, str(args.runs), str(args.seconds),
                               str(args.episode_seconds)], capture_output=True, text=True, check=True).stdout
-        mine, peer = (float(x) for x in out.strip().splitlines()[-1].split())
-        rows.append((f"single env, {backend}", mine, peer))
-    rows.append(("ours libsumo vs sumo-rl TraCI (default)", rows[0][1], rows[1][2]))
+        mine, peer, worker = (float(x) for x in out.strip().splitlines()[-1].split())
+        if backend == "libsumo":
+            rows.append(("single env, libsumo in-process", mine, peer))
+            rows.append(("single env, libsumo worker (default)", worker, peer))
+        else:
+            rows.append((f"single env, {backend}", mine, peer))
+    rows.append(("ours libsumo worker vs sumo-rl TraCI (default)", rows[1][1], rows[2][2]))
     for n in (1, 2):
         rate = statistics.median(vector(n, steps, actions, args.seconds) for _ in range(args.runs))
         rows.append((f"native vector, {n} worker(s)", rate, float("nan")))
-    print(f"{'configuration':40s} {'TrafficSignal-v0':>17s} {'sumo-rl 1.4.5':>14s} {'ratio':>7s}")
+    print(f"{'configuration':48s} {'TrafficSignal-v0':>17s} {'sumo-rl 1.4.5':>14s} {'ratio':>7s}")
     for name, mine, peer in rows:
-        print(f"{name:40s} {mine:17,.0f} {peer:14,.0f} {mine / peer:7.2f}")
+        print(f"{name:48s} {mine:17,.0f} {peer:14,.0f} {mine / peer:7.2f}")
 
 
 if __name__ == "__main__":
@@ -172,8 +177,11 @@ if __name__ == "__main__":
         select_sumo_rl_backend(backend)  # first thing: our env's libsumo import pulls in traci
         warnings.filterwarnings("ignore")
         acts = np.random.default_rng(0).integers(0, 4, size=100)
-        mine = statistics.median(timed(*ours(backend, episode // 5), acts, seconds) for _ in range(runs))
+        in_process = True if backend == "libsumo" else None
+        mine = statistics.median(timed(*ours(backend, episode // 5, in_process), acts, seconds) for _ in range(runs))
         peer = statistics.median(timed(*sumo_rl(backend, episode), acts, seconds) for _ in range(runs))
-        print(mine, peer)
+        worker = (statistics.median(timed(*ours(backend, episode // 5, False), acts, seconds) for _ in range(runs))
+                  if backend == "libsumo" else float("nan"))
+        print(mine, peer, worker)
     else:
         main()

@@ -167,8 +167,8 @@ class InProcessRunner(Runner):
 class WorkerRunner(Runner):
     """libsumo in a child process; ``send_*``/``receive`` let a vector env overlap many workers."""
 
-    #: The module the child process runs (``python -m``); another protocol brings its own worker.
-    worker_module = "benchmarkzoo.envs.traffic.worker"
+    #: How the worker starts a simulation (``module:function``, see :mod:`benchmarkzoo.envs.traffic.worker`).
+    starter = "benchmarkzoo.envs.traffic.worker:start_signals"
 
     def __init__(self, scratch: Path):
         self.scratch = scratch
@@ -190,7 +190,7 @@ class WorkerRunner(Runner):
         self.log = self.scratch / f"worker-{id(self)}.log"
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", self.worker_module, str(child.fileno())],
+                [sys.executable, "-m", "benchmarkzoo.envs.traffic.worker", str(child.fileno()), self.starter],
                 pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                 env=tool_environment(),
             )

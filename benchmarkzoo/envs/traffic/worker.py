@@ -1,11 +1,13 @@
 """The worker process of :class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner`: libsumo, a fresh fork per simulation.
 
-Run as ``python -m benchmarkzoo.envs.traffic.worker FD`` with ``FD`` one end of a socket pair.
-Requests and replies are pickled tuples: ``("start", net, routes, seed, timing, accounting)`` answers
-``("ok", (layout, measurement), pid)`` with ``pid`` the process running that simulation,
-``("step", actions)`` answers ``("ok", measurement)``, ``("close",)`` ends the worker. A SUMO
-error answers ``("error", message)`` and the worker stays ready for the next ``start``. The
-worker exits when the other end closes, so a crashed env never leaves a worker behind.
+Run as ``python -m benchmarkzoo.envs.traffic.worker FD [STARTER]`` with ``FD`` one end of a
+socket pair and ``STARTER`` a ``module:function`` that starts a simulation from a ``start``
+request and returns its controller and the reply's payload (default :func:`start_signals`;
+Routing-v0 brings its own). Requests and replies are pickled tuples: ``("start", ...)``
+answers ``("ok", payload, pid)`` with ``pid`` the process running that simulation,
+``("step", actions)`` answers ``("ok", controller.step(actions))``, ``("close",)`` ends the
+worker. A SUMO error answers ``("error", message)`` and the worker stays ready for the next
+``start``. The worker exits when the other end closes, so a crashed env never leaves a worker behind.
 
 **Why a fork per simulation.** A second libsumo simulation in a process can differ from the
 same simulation in a fresh process: on RESCO's cologne1 a same-seed episode took another path
@@ -21,20 +23,40 @@ same way, so the env sees the death and its signal.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import pickle
 import signal
 import sys
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+#: Starts a simulation on ``libsumo`` from a ``start`` request: ``(controller, reply payload)``.
+Starter = Callable[[Any, tuple], tuple[Any, Any]]
+DEFAULT_STARTER = "benchmarkzoo.envs.traffic.worker:start_signals"
 
-def serve(fd: int) -> None:
-    import libsumo
 
+def start_signals(libsumo: Any, request: tuple) -> tuple[Any, Any]:
+    """``("start", net, routes, seed, timing, accounting)``: a signal controller and its layout and measurement."""
     from benchmarkzoo.envs.traffic.runner import sumo_command
     from benchmarkzoo.envs.traffic.sim import SignalController
 
+    _, net, routes, seed, timing, accounting = request
+    libsumo.start(sumo_command(net, routes, seed))
+    controller = SignalController(libsumo, timing, accounting)
+    return controller, (controller.layout, controller.measure())
+
+
+def load_starter(name: str) -> Starter:
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def serve(fd: int, starter: str = DEFAULT_STARTER) -> None:
+    import libsumo
+
+    begin = load_starter(starter)  # imported here, once, so that no fork imports anything
     pending: Any = None
     while True:
         read_end, write_end = os.pipe()
@@ -43,7 +65,7 @@ def serve(fd: int) -> None:
             os.close(read_end)
             code = 1
             try:
-                code = _simulate(Connection(fd), pending, write_end, libsumo, sumo_command, SignalController)
+                code = _simulate(Connection(fd), pending, write_end, libsumo, begin)
             finally:
                 os._exit(code)
         os.close(write_end)
@@ -62,9 +84,7 @@ def serve(fd: int) -> None:
         pending = pickle.loads(data)
 
 
-def _simulate(
-    conn: Connection, pending: Any, handback: int, libsumo: Any, sumo_command: Any, controller_type: Any
-) -> int:
+def _simulate(conn: Connection, pending: Any, handback: int, libsumo: Any, begin: Starter) -> int:
     """Serve requests in a forked child: at most one ``start``; the next one goes back to the parent."""
     controller = None
     started = False
@@ -88,10 +108,8 @@ def _simulate(
         try:
             if request[0] == "start":
                 started = True
-                _, net, routes, seed, timing, accounting = request
-                libsumo.start(sumo_command(net, routes, seed))
-                controller = controller_type(libsumo, timing, accounting)
-                reply: tuple = ("ok", (controller.layout, controller.measure()), os.getpid())
+                controller, payload = begin(libsumo, request)
+                reply: tuple = ("ok", payload, os.getpid())
             elif request[0] == "step":
                 if controller is None:
                     raise RuntimeError("step before start")
@@ -114,4 +132,4 @@ def _simulate(
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), *sys.argv[2:3])

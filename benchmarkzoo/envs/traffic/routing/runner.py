@@ -1,10 +1,11 @@
 """Where a Routing-v0 day is simulated: a libsumo worker process, a fresh fork of it per day.
 
-The ParallelEnv and every world of the native vector env use one
-:class:`RoutingWorkerRunner` each: the shared :class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner`
-(spawning, the socket, errors naming the scenario, cleanup) speaking the routing protocol of
-:mod:`benchmarkzoo.envs.traffic.routing.worker`. There is no in-process runner: a fresh process
-per day is what makes a day's outcome depend on its seed alone (see that module).
+The ParallelEnv and every world of the native vector env use one :class:`RoutingWorkerRunner`
+each: the shared :class:`~benchmarkzoo.envs.traffic.runner.WorkerRunner` (spawning, the
+socket, errors naming the scenario, cleanup) and the shared worker of
+:mod:`benchmarkzoo.envs.traffic.worker`, which starts each day in a fresh fork with
+:func:`~benchmarkzoo.envs.traffic.routing.sim.start_day`. There is no in-process runner: a
+fresh process per day is what makes a day's outcome depend on its seed alone (see that module).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from benchmarkzoo.envs.traffic.runner import WorkerRunner
 class RoutingWorkerRunner(WorkerRunner):
     """One simulated day at a time in a worker process; ``send_*``/``receive`` let a vector env overlap many."""
 
-    worker_module = "benchmarkzoo.envs.traffic.routing.worker"
+    starter = "benchmarkzoo.envs.traffic.routing.sim:start_day"
 
     def send_start(self, plan: Plan, label: str) -> None:  # type: ignore[override]
         self.label = label

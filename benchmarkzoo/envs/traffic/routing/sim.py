@@ -294,3 +294,13 @@ def episode_metrics(scenario: RoutingScenario, m: Measurement) -> dict[str, floa
         "agents_arrived": int((~np.isnan(m.arrival)).sum()),
         "humans_arrived": m.humans_arrived,
     }
+
+
+def start_day(libsumo: Any, request: tuple) -> tuple[RoutingController, Measurement]:
+    """``("start", plan)``: start the day's simulation; the worker's starter for Routing-v0 (runs where SUMO runs)."""
+    from benchmarkzoo.envs.traffic.runner import sumo_command
+
+    _, plan = request
+    libsumo.start([*sumo_command(plan.net, plan.routes, plan.seed), *SUMO_OPTIONS])
+    controller = RoutingController(libsumo, plan)
+    return controller, controller.measure()
