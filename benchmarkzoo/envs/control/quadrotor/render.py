@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from benchmarkzoo.core.extras import require
+from benchmarkzoo.core.rendering import PygameCanvas
 from benchmarkzoo.envs.control.quadrotor.sim import Params, State
 
 PANEL = 240  # pixels per view (square)
@@ -28,24 +28,14 @@ def motor_offsets(params: Params) -> np.ndarray:
     return np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]])
 
 
-class QuadrotorRenderer:
+class QuadrotorRenderer(PygameCanvas):
     """Draws world ``i`` of a :class:`State`: top, front and side views of the arena, goal and vehicle."""
 
     def __init__(self, params: Params, render_mode: str, fps: int):
-        self.pygame = require("pygame", "render", "Quadrotor rendering")
+        super().__init__(3 * PANEL, PANEL, render_mode, fps, "Quadrotor")
         self.params = params
-        self.render_mode = render_mode
-        self.fps = fps
         self.offsets = motor_offsets(params) * VISUAL_ARM  # (4, 3) m, body frame
-        size = (3 * PANEL, PANEL)
-        self.pygame.font.init()
-        self.font = self.pygame.font.Font(None, 18)
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.screen = self.pygame.display.set_mode(size)
-            self.clock = self.pygame.time.Clock()
-        else:
-            self.screen = self.pygame.Surface(size)
+        self.label_font = self.font(18)
         extent = max(2.0 * params.arena_half_width, params.arena_height)
         self.scale = (PANEL - 2 * MARGIN) / extent  # pixels per metre
 
@@ -81,16 +71,7 @@ class QuadrotorRenderer:
                 pg.draw.circle(self.screen, colour, px(motor), 4)
             pg.draw.line(self.screen, UP, centre, px(up), 2)
             pg.draw.circle(self.screen, BODY, centre, 3)
-            self.screen.blit(self.font.render(label, True, TEXT), (panel * PANEL + 4, 2))
+            self.screen.blit(self.label_font.render(label, True, TEXT), (panel * PANEL + 4, 2))
             if panel:
                 pg.draw.line(self.screen, ARENA, (panel * PANEL, 0), (panel * PANEL, PANEL), 1)
-        if self.render_mode == "human":
-            pg.event.pump()
-            pg.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            self.pygame.display.quit()
+        return self.present()

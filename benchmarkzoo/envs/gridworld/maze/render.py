@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarkzoo.core.extras import require
+from benchmarkzoo.core.rendering import PygameCanvas
 from benchmarkzoo.envs.gridworld.maze.sim import Params, State
 
 CELL = 24  # pixels per grid cell
@@ -12,21 +12,14 @@ WALL, FLOOR, FOG = (40, 44, 52), (236, 236, 228), (200, 200, 190)
 GOAL, AGENT = (46, 160, 67), (214, 69, 65)
 
 
-class MazeRenderer:
+class MazeRenderer(PygameCanvas):
     """Draws world ``i`` of a :class:`State`: walls, the agent's view window, goal and agent."""
 
+    caption = "Maze"  # the window title (subclasses name their own env)
+
     def __init__(self, params: Params, render_mode: str, fps: int):
-        self.pygame = require("pygame", "render", "Maze rendering")
+        super().__init__(params.width * CELL, params.height * CELL, render_mode, fps, self.caption)
         self.params = params
-        self.render_mode = render_mode
-        self.fps = fps
-        size = (params.width * CELL, params.height * CELL)
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.screen = self.pygame.display.set_mode(size)
-            self.clock = self.pygame.time.Clock()
-        else:
-            self.screen = self.pygame.Surface(size)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
         """Paint world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
@@ -47,16 +40,3 @@ class MazeRenderer:
         goal_row, goal_col = (int(x) for x in state.goal[world])
         pg.draw.rect(self.screen, GOAL, (goal_col * CELL + 3, goal_row * CELL + 3, CELL - 6, CELL - 6))
         pg.draw.circle(self.screen, AGENT, (col * CELL + CELL // 2, row * CELL + CELL // 2), CELL // 2 - 3)
-
-    def present(self) -> np.ndarray | None:
-        pg = self.pygame
-        if self.render_mode == "human":
-            pg.event.pump()
-            pg.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            self.pygame.display.quit()

@@ -11,6 +11,8 @@ KEY, DOOR = (230, 180, 30), (140, 90, 40)
 class MazeKeysRenderer(MazeRenderer):
     """Draws world ``i``: the locked door as a brown block, the key (until picked up) as a gold diamond."""
 
+    caption = "MazeKeys"
+
     def paint(self, state: State, world: int) -> None:
         super().paint(state, world)
         pg = self.pygame

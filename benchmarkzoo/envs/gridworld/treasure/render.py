@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarkzoo.core.extras import require
+from benchmarkzoo.core.rendering import PygameCanvas
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureScenario
 from benchmarkzoo.envs.gridworld.treasure.sim import Params
 
@@ -13,23 +13,13 @@ SURFACE, DEEP = np.array((120, 190, 230)), np.array((20, 50, 110))
 ROCK, TREASURE, SUBMARINE, TEXT = (92, 72, 52), (235, 190, 40), (230, 120, 30), (20, 20, 20)
 
 
-class TreasureRenderer:
+class TreasureRenderer(PygameCanvas):
     """Draws one sea: water shading with depth, the seabed, treasures with their values, the submarine."""
 
     def __init__(self, params: Params, render_mode: str, fps: int):
-        self.pygame = require("pygame", "render", "MO-Treasure rendering")
+        super().__init__(params.width * CELL, params.height * CELL, render_mode, fps, "MO-Treasure")
         self.params = params
-        self.render_mode = render_mode
-        self.fps = fps
-        size = (params.width * CELL, params.height * CELL)
-        self.pygame.font.init()
-        self.font = self.pygame.font.Font(None, CELL // 2)
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.screen = self.pygame.display.set_mode(size)
-            self.clock = self.pygame.time.Clock()
-        else:
-            self.screen = self.pygame.Surface(size)
+        self.label_font = self.font(CELL // 2)
 
     def draw(self, scenario: TreasureScenario, cell: int) -> np.ndarray | None:
         """Draw ``scenario`` with the submarine on flat cell index ``cell``."""
@@ -42,18 +32,9 @@ class TreasureRenderer:
                 pg.draw.rect(self.screen, colour, (j * CELL, i * CELL, CELL, CELL))
         for (i, j), value in zip(scenario.treasure_pos.tolist(), scenario.treasure_value.tolist()):
             pg.draw.rect(self.screen, TREASURE, (j * CELL + 3, i * CELL + 3, CELL - 6, CELL - 6))
-            label = self.font.render(f"{value:g}", True, TEXT)
+            label = self.label_font.render(f"{value:g}", True, TEXT)
             self.screen.blit(label, label.get_rect(center=(j * CELL + CELL // 2, i * CELL + CELL // 2)))
         row, col = divmod(cell, p.width)
         centre = (col * CELL + CELL // 2, row * CELL + CELL // 2)
         pg.draw.ellipse(self.screen, SUBMARINE, (centre[0] - CELL // 2 + 3, centre[1] - CELL // 4, CELL - 6, CELL // 2))
-        if self.render_mode == "human":
-            pg.event.pump()
-            pg.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            self.pygame.display.quit()
+        return self.present()

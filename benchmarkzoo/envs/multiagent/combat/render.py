@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarkzoo.core.extras import require
+from benchmarkzoo.core.rendering import PygameCanvas
 from benchmarkzoo.envs.multiagent.combat import units
 from benchmarkzoo.envs.multiagent.combat.sim import Params, State
 
@@ -16,23 +16,15 @@ HEALTH_BAR, HEALTH_BACK, COOLING = (80, 170, 60), (70, 70, 70), (250, 250, 250)
 RADIUS = (0.375, 0.5625, 0.625, 0.5)
 
 
-class CombatRenderer:
+class CombatRenderer(PygameCanvas):
     """Draws world ``i`` of a :class:`State`: our units blue, the enemy's red; marines and marauders as
     discs, stalkers as squares, zealots as triangles; a health bar above each unit, a white dot while
     its weapon cools down, and a thin ring of its attack range. Dead units are not drawn."""
 
     def __init__(self, params: Params, render_mode: str, fps: int):
-        self.pygame = require("pygame", "render", "MicroCombat rendering")
+        super().__init__(SIZE, SIZE, render_mode, fps, "MicroCombat")
         self.params = params
-        self.render_mode = render_mode
-        self.fps = fps
         self.scale = SIZE / params.map_size  # pixels per map unit
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.screen = self.pygame.display.set_mode((SIZE, SIZE))
-            self.clock = self.pygame.time.Clock()
-        else:
-            self.screen = self.pygame.Surface((SIZE, SIZE))
 
     def _pixel(self, x: float, y: float) -> tuple[int, int]:
         """Map units to screen pixels (y up on screen)."""
@@ -64,13 +56,4 @@ class CombatRenderer:
             pg.draw.rect(self.screen, HEALTH_BAR, (cx - width // 2, cy - r - 6, max(round(width * fraction), 1), 3))
             if state.cooldown[world, slot] > 0:
                 pg.draw.circle(self.screen, COOLING, (cx, cy), 2)
-        if self.render_mode == "human":
-            pg.event.pump()
-            pg.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            self.pygame.display.quit()
+        return self.present()

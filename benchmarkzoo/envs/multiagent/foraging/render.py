@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarkzoo.core.extras import require
+from benchmarkzoo.core.rendering import PygameCanvas
 from benchmarkzoo.envs.multiagent.foraging.sim import Params, State
 
 CELL = 32  # pixels per grid cell
@@ -20,22 +20,13 @@ def _pips(pg, surface, centre: tuple[int, int], count: int, colour: tuple[int, i
         pg.draw.circle(surface, colour, (x0 + 6 * k, centre[1]), 2)
 
 
-class ForagingRenderer:
+class ForagingRenderer(PygameCanvas):
     """Draws world ``i`` of a :class:`State`: food (squares coloured by type, level as dots) and agents
     (blue discs, level as dots)."""
 
     def __init__(self, params: Params, render_mode: str, fps: int):
-        self.pygame = require("pygame", "render", "Foraging rendering")
+        super().__init__(params.width * CELL, params.height * CELL, render_mode, fps, "Foraging")
         self.params = params
-        self.render_mode = render_mode
-        self.fps = fps
-        size = (params.width * CELL, params.height * CELL)
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.screen = self.pygame.display.set_mode(size)
-            self.clock = self.pygame.time.Clock()
-        else:
-            self.screen = self.pygame.Surface(size)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
         pg, p, r = self.pygame, self.params, self.params.view_radius
@@ -55,13 +46,4 @@ class ForagingRenderer:
             centre = (j * CELL + CELL // 2, i * CELL + CELL // 2)
             pg.draw.circle(self.screen, AGENT, centre, CELL // 2 - 3)
             _pips(pg, self.screen, centre, int(agents[i, j]), PIP)
-        if self.render_mode == "human":
-            pg.event.pump()
-            pg.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            self.pygame.display.quit()
+        return self.present()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarkzoo.core.extras import require
+from benchmarkzoo.core.rendering import PygameCanvas
 from benchmarkzoo.envs.multiagent.rps.generator import BOTS
 from benchmarkzoo.envs.multiagent.rps.sim import Params, State
 
@@ -31,24 +31,14 @@ def player_names(state: State, world: int) -> tuple[str, str]:
     return ("agent", f"bot: {BOTS[bot]}") if bot >= 0 else ("player_0", "player_1")
 
 
-class RPSRenderer:
+class RPSRenderer(PygameCanvas):
     """Draws world ``i`` of a :class:`State` as a scoreboard of its last ``K`` rounds (module docstring)."""
 
     def __init__(self, params: Params, render_mode: str, fps: int):
-        self.pygame = require("pygame", "render", "RPS rendering")
+        super().__init__(WIDTH, HEADER + params.history * ROW + 8, render_mode, fps, "RPS")
         self.params = params
-        self.render_mode = render_mode
-        self.fps = fps
-        self.size = (WIDTH, HEADER + params.history * ROW + 8)
-        self.pygame.font.init()
-        self.font = self.pygame.font.Font(None, 22)
-        self.small = self.pygame.font.Font(None, 18)
-        if render_mode == "human":
-            self.pygame.display.init()
-            self.screen = self.pygame.display.set_mode(self.size)
-            self.clock = self.pygame.time.Clock()
-        else:
-            self.screen = self.pygame.Surface(self.size)
+        self.large = self.font(22)
+        self.small = self.font(18)
 
     def _text(self, font, text: str, colour: tuple[int, int, int], centre: tuple[int, int]) -> None:
         label = font.render(text, True, colour)
@@ -77,9 +67,9 @@ class RPSRenderer:
         left, right = player_names(state, world)
         rounds = int(state.t[world])
         wins = state.wins[world].tolist()
-        self._text(self.font, left, LEFT, (LEFT_X, 14))
-        self._text(self.font, right, RIGHT, (RIGHT_X, 14))
-        self._text(self.font, f"{wins[0]} : {wins[1]}", TEXT, (WIDTH // 2, 36))
+        self._text(self.large, left, LEFT, (LEFT_X, 14))
+        self._text(self.large, right, RIGHT, (RIGHT_X, 14))
+        self._text(self.large, f"{wins[0]} : {wins[1]}", TEXT, (WIDTH // 2, 36))
         self._text(self.small, f"round {rounds}, {rounds - wins[0] - wins[1]} drawn", TEXT, (WIDTH // 2, 54))
         pg.draw.line(self.screen, LINE, (0, HEADER - 1), (WIDTH, HEADER - 1))
         for k, (mine, theirs) in enumerate(state.hist[world].tolist()):  # most recent first
@@ -93,13 +83,4 @@ class RPSRenderer:
             self._icon(mine, (LEFT_X, top + ROW // 2))
             self._text(self.small, "vs", TEXT, (WIDTH // 2, top + ROW // 2))
             self._icon(theirs, (RIGHT_X, top + ROW // 2))
-        if self.render_mode == "human":
-            pg.event.pump()
-            pg.display.flip()
-            self.clock.tick(self.fps)
-            return None
-        return np.transpose(pg.surfarray.array3d(self.screen), (1, 0, 2)).copy()  # (H, W, 3) uint8
-
-    def close(self) -> None:
-        if self.render_mode == "human":
-            self.pygame.display.quit()
+        return self.present()

@@ -23,6 +23,7 @@ from benchmarkzoo.envs.traffic.generator import (
     network_file,
     write_routes,
 )
+from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import Runner, make_runner
 from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
@@ -114,7 +115,7 @@ def agent_info(layout: sim.Layout, m: sim.Measurement, k: int) -> dict[str, Any]
     return sim.step_info(layout, m, tls=k)
 
 
-class TrafficGridEnv(ParallelEnv):
+class TrafficGridEnv(ReplayPickling, ParallelEnv):
     """Coordinate the traffic lights of a generated grid on the real SUMO simulator, one agent per signal.
 
     ## Description
@@ -238,6 +239,8 @@ class TrafficGridEnv(ParallelEnv):
     """
 
     metadata = {"name": "traffic_grid_v0", "render_modes": [], "is_parallelizable": True}
+    scenario_type = TrafficScenario
+    pickled_attributes = ("agents", "num_steps")
 
     def __init__(
         self,
@@ -279,7 +282,7 @@ class TrafficGridEnv(ParallelEnv):
         self._previous_waiting = np.zeros(len(self.possible_agents), dtype=np.float64)
         self._totals = sim.EpisodeTotals()
         self._rng: np.random.Generator | None = None
-        self._actions: list[np.ndarray] = []  # since the last reset: replayed to rebuild the simulation after pickling
+        self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the simulation after pickling
         self._runner: Runner | None = None
         self._scratch: Path | None = None
         self._finalizer: weakref.finalize | None = None
@@ -413,7 +416,7 @@ class TrafficGridEnv(ParallelEnv):
         for k in range(len(self.possible_agents)):
             self._previous_waiting[k] = sim.total_waiting(layout, measurement, tls=k)
         self._totals = sim.EpisodeTotals()
-        self._actions = []
+        self._log = []
 
     def _advance(self, actions: np.ndarray) -> None:
         try:
@@ -423,39 +426,18 @@ class TrafficGridEnv(ParallelEnv):
             self.agents = []
             raise
         self._totals.add(self.layout, self._measurement)
-        self._actions.append(actions)
+        self._log.append(actions)
 
     def _observations(self) -> dict[str, np.ndarray]:
         width = self._widths or (None, None)
         return {agent: sim.observe(self.layout, self._measurement, self._index[agent], *width) for agent in self.agents}
 
-    # ---- pickling: rebuild the simulation by replaying the episode -------------------------------
+    # ---- pickling: rebuild the simulation by replaying the episode (ReplayPickling) ------------
 
-    def __getstate__(self) -> dict[str, Any]:
-        rng = self._rng
-        return {
-            "kwargs": self._init_kwargs,
-            "rng": None if rng is None else rng.bit_generator.state,
-            "scenario": None if self._measurement is None else self.scenario.to_dict(),
-            "actions": [a.copy() for a in self._actions],
-            "agents": list(self.agents),
-            "num_steps": self.num_steps,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state["kwargs"])
-        if state["rng"] is not None:
-            bit_generator = getattr(np.random, state["rng"]["bit_generator"])()
-            bit_generator.state = state["rng"]
-            self._rng = np.random.Generator(bit_generator)
-        if state["scenario"] is not None:
-            self._start(TrafficScenario.from_dict(state["scenario"]))
-            for actions in state["actions"]:
-                self._advance(actions)
-                for k in range(len(self.possible_agents)):
-                    self._previous_waiting[k] = sim.total_waiting(self.layout, self._measurement, tls=k)
-        self.agents = state["agents"]
-        self.num_steps = state["num_steps"]
+    def _replay(self, actions: np.ndarray) -> None:
+        self._advance(actions)
+        for k in range(len(self.possible_agents)):
+            self._previous_waiting[k] = sim.total_waiting(self.layout, self._measurement, tls=k)
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):

@@ -15,6 +15,7 @@ from benchmarkzoo.core.errors import IllegalActionError, ResetNeededError, Scena
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic.generator import network_file, write_routes
+from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
@@ -103,7 +104,7 @@ def agent_info(scenario: RoutingScenario, m: sim.Measurement, masks: np.ndarray,
     return {"sim_time": m.time, "deciding": bool(deciding[i]), "action_mask": masks[i].copy()}
 
 
-class RoutingEnv(ParallelEnvView):
+class RoutingEnv(ReplayPickling, ParallelEnvView):
     """Choose routes for connected autonomous vehicles among human drivers, on the real SUMO simulator.
 
     ## Description
@@ -246,6 +247,8 @@ class RoutingEnv(ParallelEnvView):
     """
 
     metadata = {"name": "routing_v0", "render_modes": [], "is_parallelizable": True}
+    scenario_type = RoutingScenario
+    pickled_attributes = ("agents", "num_steps")
     env_id = ENV_ID
 
     def __init__(
@@ -269,7 +272,7 @@ class RoutingEnv(ParallelEnvView):
         self.num_steps = 0
         self._measurement: sim.Measurement | None = None
         self._masks: np.ndarray | None = None
-        self._choices: list[np.ndarray] = []  # since the last reset: replayed to rebuild the day after pickling
+        self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the day after pickling
         self._runner: RoutingWorkerRunner | None = None
         self._scratch: Path | None = None
         self._finalizer: weakref.finalize | None = None
@@ -360,7 +363,7 @@ class RoutingEnv(ParallelEnvView):
         self._measurement = self._runner.start(plan, f"{ENV_ID} {scenario.label}")
         self.scenario = scenario
         self._masks = sim.action_masks(scenario)
-        self._choices = []
+        self._log = []
 
     def _advance(self, choices: np.ndarray) -> None:
         try:
@@ -369,37 +372,16 @@ class RoutingEnv(ParallelEnvView):
             self._measurement = None
             self.agents = []
             raise
-        self._choices.append(choices)
+        self._log.append(choices)
 
     def _observations(self, agents: np.ndarray) -> dict[str, np.ndarray]:
         obs = sim.observe(self.scenario, self._measurement, agents)  # (len(agents), obs)
         return {self.possible_agents[i]: obs[row] for row, i in enumerate(agents.tolist())}
 
-    # ---- pickling: rebuild the day by replaying the choices ------------------------------------------
+    # ---- pickling: rebuild the day by replaying the choices (ReplayPickling) ----------------------
 
-    def __getstate__(self) -> dict[str, Any]:
-        rng = self._rng
-        return {
-            "kwargs": self._init_kwargs,
-            "rng": None if rng is None else rng.bit_generator.state,
-            "scenario": None if self._measurement is None else self.scenario.to_dict(),
-            "choices": [c.copy() for c in self._choices],
-            "agents": list(self.agents),
-            "num_steps": self.num_steps,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state["kwargs"])
-        if state["rng"] is not None:
-            bit_generator = getattr(np.random, state["rng"]["bit_generator"])()
-            bit_generator.state = state["rng"]
-            self._rng = np.random.Generator(bit_generator)
-        if state["scenario"] is not None:
-            self._start(RoutingScenario.from_dict(state["scenario"]))
-            for choices in state["choices"]:
-                self._advance(choices)
-        self.agents = state["agents"]
-        self.num_steps = state["num_steps"]
+    def _replay(self, choices: np.ndarray) -> None:
+        self._advance(choices)
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):

@@ -23,6 +23,7 @@ from benchmarkzoo.envs.traffic.generator import (
     signal_shapes,
     write_routes,
 )
+from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator
@@ -72,7 +73,7 @@ def new_scratch() -> Path:
     return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
 
 
-class TrafficSignalEnv(gym.Env):
+class TrafficSignalEnv(ReplayPickling, gym.Env):
     """Control one signalized intersection of the SUMO traffic simulator by choosing its green phase.
 
     ## Description
@@ -180,6 +181,9 @@ class TrafficSignalEnv(gym.Env):
     """
 
     metadata = {"render_modes": []}
+    scenario_type = TrafficScenario
+    rng_attribute = "_np_random"
+    pickled_attributes = ("spec", "_np_random_seed")
     env_id = ENV_ID
 
     @property
@@ -222,7 +226,7 @@ class TrafficSignalEnv(gym.Env):
         self._measurement: sim.Measurement | None = None
         self._previous_waiting = 0.0
         self._totals = sim.EpisodeTotals()
-        self._actions: list[int] = []  # since the last reset: replayed to rebuild the simulation after pickling
+        self._log: list[int] = []  # since the last reset: replayed to rebuild the simulation after pickling
         self._runner: Runner | None = None
         self._scratch: Path | None = None
         self._finalizer: weakref.finalize | None = None
@@ -290,7 +294,7 @@ class TrafficSignalEnv(gym.Env):
         self.scenario, self.layout, self._measurement = scenario, layout, measurement
         self._previous_waiting = sim.total_waiting(layout, measurement)
         self._totals = sim.EpisodeTotals()
-        self._actions = []
+        self._log = []
 
     def _advance(self, action: int) -> None:
         try:
@@ -299,37 +303,16 @@ class TrafficSignalEnv(gym.Env):
             self._measurement = None
             raise
         self._totals.add(self.layout, self._measurement)
-        self._actions.append(action)
+        self._log.append(action)
 
     def _observation(self) -> np.ndarray:
         return sim.observe(self.layout, self._measurement)
 
-    # ---- pickling: rebuild the simulation by replaying the episode -------------------------------
+    # ---- pickling: rebuild the simulation by replaying the episode (ReplayPickling) ------------
 
-    def __getstate__(self) -> dict[str, Any]:
-        rng = self._np_random
-        return {
-            "kwargs": self._init_kwargs,
-            "spec": self.spec,
-            "rng": None if rng is None else rng.bit_generator.state,
-            "np_random_seed": self._np_random_seed,
-            "scenario": None if self._measurement is None else self.scenario.to_dict(),
-            "actions": list(self._actions),
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state["kwargs"])
-        self.spec = state["spec"]
-        if state["rng"] is not None:
-            bit_generator = getattr(np.random, state["rng"]["bit_generator"])()
-            bit_generator.state = state["rng"]
-            self._np_random = np.random.Generator(bit_generator)
-            self._np_random_seed = state["np_random_seed"]
-        if state["scenario"] is not None:
-            self._start(TrafficScenario.from_dict(state["scenario"]))
-            for action in state["actions"]:
-                self._advance(action)
-                self._previous_waiting = sim.total_waiting(self.layout, self._measurement)
+    def _replay(self, action: int) -> None:
+        self._advance(action)
+        self._previous_waiting = sim.total_waiting(self.layout, self._measurement)
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
