@@ -170,3 +170,21 @@ def test_same_step_final_obs_is_the_last_observation_before_reset():
     second, _ = single.reset()
     np.testing.assert_array_equal(obs["view"][0], second["view"])
     assert same.scenarios[0] == single.unwrapped.scenario != disabled.scenarios[0]
+
+
+def test_merge_info_full_mask_copies_and_partial_mask_zero_fills():
+    from benchmarkzoo.vector.base import merge_info
+
+    part = {"x": np.array([[1.5, -2.0], [3.0, 4.0], [-0.0, 6.0]]), "nested": {"flag": np.array([True, False, True])}}
+    full = merge_info({}, part, np.ones(3, dtype=bool))
+    assert full["x"] is not part["x"] and np.array_equal(full["x"], part["x"])
+    assert np.signbit(full["x"][2, 0])  # a copy, bit for bit
+    assert full["_x"].tolist() == [True, True, True] and full["nested"]["_flag"].tolist() == [True, True, True]
+    part["x"][0, 0] = 99.0
+    assert full["x"][0, 0] == 1.5  # not aliased
+    partial = merge_info({}, part, np.array([False, True, False]))
+    assert partial["x"].tolist() == [[0.0, 0.0], [3.0, 4.0], [0.0, 0.0]]
+    assert partial["_x"].tolist() == [False, True, False]
+    merge_info(partial, part, np.ones(3, dtype=bool))  # an existing key under a full mask: written in place
+    assert partial["x"].tolist() == part["x"].tolist() and partial["_x"].all()
+    assert merge_info({}, part, np.zeros(3, dtype=bool)) == {}

@@ -199,3 +199,14 @@ def test_vector_form_of_a_generator_instance_matches():
     vec = MapfVectorEnv(num_envs=2, generator=generator)
     vec.reset(seed=3)
     assert vec.scenarios[1] == generator.sample(4)
+
+
+@pytest.mark.parametrize("shape", [(1024, 3), (64, 1), (64, 16), (64, 17), (5, 3), (200, 100), (7, 0)])
+def test_any_agent_equals_numpy_any(shape):
+    from benchmarkzoo.vector.multiagent import any_agent
+
+    rng = np.random.default_rng(0)
+    for density in (0.0, 0.05, 0.5, 1.0):
+        flags = rng.random(shape) < density
+        assert np.array_equal(any_agent(flags), flags.any(axis=1))
+        assert np.array_equal(any_agent(flags[:, ::-1]), flags.any(axis=1))  # non-contiguous too

@@ -36,13 +36,19 @@ def merge_info(infos: dict[str, Any], part: dict[str, Any], mask: np.ndarray) ->
     """Write the ``mask``-ed worlds of ``part`` (dict of ``(B, ...)`` arrays) into ``infos`` with ``_key`` masks.
 
     Entries of worlds outside every mask stay zero, as in ``SyncVectorEnv``; a key no masked
-    world reports is left out, as ``SyncVectorEnv`` leaves it out.
+    world reports is left out, as ``SyncVectorEnv`` leaves it out. A new key under a mask that
+    selects every world is a plain copy of ``value`` (a masked write costs ten copies).
     """
     if not mask.any():
         return infos
+    full = bool(mask.all())
     for key, value in part.items():
         if isinstance(value, dict):
             infos[key] = merge_info(infos.get(key, {}), value, mask)
+            continue
+        if key not in infos and full:
+            infos[key] = value.copy(order="K")
+            infos[f"_{key}"] = np.ones(mask.shape, dtype=bool)
             continue
         if key not in infos:
             infos[key] = np.zeros_like(value)

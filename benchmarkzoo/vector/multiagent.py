@@ -18,9 +18,10 @@ The batched API, with agents in ``possible_agents`` order on axis 1:
   :attr:`active` are ignored (they need not even be valid).
 * ``observations``: ``(B, N, ...)`` (a dict of such arrays for ``Dict`` spaces); entries of agents
   outside ``infos["present"]`` are zeros.
-* ``rewards``: ``(B, N)`` float64 (``(B, N, k)`` for ``moma``); ``terminations``, ``truncations``:
-  ``(B, N)`` bool. An agent's entries are meaningful where ``infos["present"]`` is set, exactly the
-  agents the ParallelEnv would put in its output dicts; elsewhere they are ``0`` / ``False``.
+* ``rewards``: ``(B, N)`` float64 (``(B, N, k)`` in the env's reward dtype for ``moma``);
+  ``terminations``, ``truncations``: ``(B, N)`` bool. An agent's entries are meaningful where
+  ``infos["present"]`` is set, exactly the agents the ParallelEnv would put in its output dicts;
+  elsewhere they are ``0`` / ``False``.
 * ``infos["active"]``: ``(B, N)`` bool, the agents alive after this step, the ParallelEnv's
   ``env.agents``: they are the ones whose actions the next step reads. Also :attr:`active`.
 * ``infos["present"]``: ``(B, N)`` bool, the agents in this step's outputs: those that acted
@@ -48,6 +49,25 @@ from benchmarkzoo.core.seeding import np_random, world_seeds
 from benchmarkzoo.vector.base import merge_info
 
 SUPPORTED_AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED)
+#: :func:`any_agent` ORs the agent columns up to this many agents, from :data:`COLUMN_OR_MIN_WORLDS` worlds on.
+COLUMN_OR_MAX_AGENTS = 16
+COLUMN_OR_MIN_WORLDS = 64
+
+
+def any_agent(flags: np.ndarray) -> np.ndarray:
+    """``flags.any(axis=1)`` for a ``(B, N)`` bool array, the same values, faster for a few agents.
+
+    numpy reduces over the short trailing agent axis with an inner loop of ``N`` per world (about
+    12 us at 1024 worlds of 3 agents); ``N - 1`` column ORs, each running over every world, cost
+    a fifth of that. Many agents or a few worlds keep numpy's reduction.
+    """
+    worlds, agents = flags.shape
+    if not 0 < agents <= COLUMN_OR_MAX_AGENTS or worlds < COLUMN_OR_MIN_WORLDS:
+        return flags.any(axis=1)
+    out = flags[:, 0].copy()
+    for j in range(1, agents):
+        np.logical_or(out, flags[:, j], out=out)
+    return out
 
 
 def check_reset_mask(env_id: str, mask: Any, num_envs: int, has_reset: bool) -> np.ndarray:
@@ -203,12 +223,19 @@ class NativeMultiAgentVectorEnv:
         acting = self._active.copy()  # (B, N)
         rewards, terminated, step_info = self._step_worlds(actions, acting)
         self._elapsed += 1
-        if self.max_cycles is None:
-            truncated = np.zeros_like(acting)
+        at_limit = None if self.max_cycles is None else self._elapsed >= self.max_cycles
+        # on most steps no world reaches the limit and no agent terminates: skip the (B, N) work then
+        stopping = at_limit is not None and bool(at_limit.any())
+        if stopping:
+            truncated = acting & ~terminated & at_limit[:, None]
+            active = acting & ~terminated & ~truncated
         else:
-            truncated = acting & ~terminated & (self._elapsed >= self.max_cycles)[:, None]
-        active = acting & ~terminated & ~truncated
-        ended = acting.any(axis=1) & ~active.any(axis=1)  # (B,) worlds whose episode ended on this step
+            truncated = np.zeros_like(acting)
+            active = acting & ~terminated
+        if stopping or terminated.any():
+            ended = any_agent(acting) & ~any_agent(active)  # (B,) worlds whose episode ended on this step
+        else:  # nobody left: active == acting, so no world ended
+            ended = np.zeros(self.num_envs, dtype=bool)
         present = acting.copy()
         infos = merge_info({}, step_info, ~self._ended)
         if ended.any():

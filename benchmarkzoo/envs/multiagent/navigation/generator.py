@@ -115,11 +115,11 @@ class NavigationScenario(Scenario):
         Arguments as the fields, in their final types (floats, float64 arrays, obstacles ``(M, 3)``).
         """
         scenario = object.__new__(cls)
-        for name, value in (("arena_size", arena_size), ("agent_radius", agent_radius)):
-            object.__setattr__(scenario, name, value)
-        for name, array in (("starts", starts), ("goals", goals), ("headings", headings), ("obstacles", obstacles)):
+        for array in (starts, goals, headings, obstacles):
             array.setflags(write=False)
-            object.__setattr__(scenario, name, array)
+        # what object.__setattr__ would do field by field (a frozen dataclass keeps fields in __dict__)
+        scenario.__dict__.update(arena_size=arena_size, agent_radius=agent_radius, starts=starts, goals=goals,
+                                 headings=headings, obstacles=obstacles)
         return scenario
 
     @property
@@ -221,7 +221,8 @@ class UniformGenerator(Generator):
         candidate that fits; the checks are plain Python (a few objects: faster than array calls).
         The blocks of every object are drawn in one call (the same numbers as one call per
         object); when an object does not fit, the generator is rewound to just after that
-        object's block, where drawing them one by one would have stopped.
+        object's block, where drawing them one by one would have stopped. The first candidates
+        of all objects are read in one call (most objects keep their first).
         """
         r, sep, size = self.agent_radius, self.min_separation, self.arena_size
         low, span = self.obstacle_min_radius, self.obstacle_max_radius - self.obstacle_min_radius
@@ -231,6 +232,7 @@ class UniformGenerator(Generator):
         m = self.num_obstacles
         saved = rng.bit_generator.state
         blocks = rng.random((m + 2 * self.num_agents, CANDIDATES, 3))
+        firsts = blocks[:, 0].tolist()
 
         def give_up(block: int) -> None:
             rng.bit_generator.state = saved
@@ -240,7 +242,7 @@ class UniformGenerator(Generator):
         for index in range(m):
             candidates = blocks[index]
             for c in range(CANDIDATES):
-                u, v, w = candidates[c].tolist()
+                u, v, w = candidates[c].tolist() if c else firsts[index]
                 radius = low + span * w
                 limit = size - radius - gap  # wall gap of a robot diameter plus sep
                 x, y = (2 * u - 1) * limit, (2 * v - 1) * limit
@@ -258,7 +260,7 @@ class UniformGenerator(Generator):
         for index in range(m, len(blocks)):
             candidates = blocks[index]
             for c in range(CANDIDATES):
-                u, v, _w = candidates[c].tolist()
+                u, v, _w = candidates[c].tolist() if c else firsts[index]
                 x, y = (2 * u - 1) * limit, (2 * v - 1) * limit
                 for px, py in points:
                     if hypot(x - px, y - py) < gap:
@@ -273,4 +275,5 @@ class UniformGenerator(Generator):
             else:
                 give_up(index)
                 return None
-        return np.array(obstacles, dtype=np.float64).reshape(-1, 3), np.array(points, dtype=np.float64)
+        obstacle_array = np.array(obstacles, dtype=np.float64) if m else np.empty((0, 3))
+        return obstacle_array, np.array(points, dtype=np.float64)
