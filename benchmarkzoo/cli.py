@@ -417,14 +417,16 @@ def summarize(outcome: dict[str, Any]) -> dict[str, Any]:
 @click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(min=0),
               help="Episode k is seeded with SEED + k.")
 @click.option("--id", "env_ids", multiple=True, help="Only this env (repeatable). Default: every registered env.")
+@click.option("--family", type=click.Choice(registration.FAMILIES), help="Only envs of this family.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON results instead of a table.")
-def rollout_command(episodes: int, seed: int, env_ids: tuple[str, ...], as_json: bool) -> None:
+def rollout_command(episodes: int, seed: int, env_ids: tuple[str, ...], family: str | None, as_json: bool) -> None:
     """Roll out every env's baseline policy and report returns, lengths and success rate.
 
     Envs whose extras are not installed are skipped (the extra is named). Exits with code 1 if
     any env raises.
     """
     specs = [registration.spec(i) for i in env_ids] if env_ids else registration.list_envs()
+    specs = [spec for spec in specs if family is None or spec.family == family]
     rows: list[dict[str, Any]] = []
     for spec in specs:
         row: dict[str, Any] = {"id": spec.id}

@@ -201,9 +201,10 @@ def test_rollout_maze_baseline_always_succeeds(run):
     assert 0.0 < row["min_return"] <= row["mean_return"] <= row["max_return"] <= 1.0
     assert row["mean_length"] >= 4  # min_goal_distance: no goal is closer than 4 steps
 
-    table = run("rollout", "--episodes", "3").stdout
+    table = run("rollout", "--episodes", "3", "--family", "gridworld").stdout
     line = next(line for line in table.splitlines() if MAZE in line)
     assert "ok" in line and line.split("│")[-2].strip() == "1.00"
+    assert "TrafficSignal" not in table  # --family keeps one family
 
 
 def test_rollout_is_deterministic_in_the_seed(run):
@@ -220,7 +221,7 @@ def test_rollout_skips_missing_extras_and_fails_on_errors(run, monkeypatch):
     monkeypatch.setitem(registration._ENVS, needs_extra.id, needs_extra)
     monkeypatch.setitem(registration._ENVS, broken.id, broken)
     monkeypatch.setattr(registration, "missing_modules", lambda extra: ["pybullet"] if extra == "robotics" else [])
-    result = run("rollout", "--episodes", "2", "--json")
+    result = run("rollout", "--episodes", "2", "--family", "gridworld", "--json")
     assert result.exit_code == 1
     rows = {row["id"]: row for row in json.loads(result.stdout)}
     assert rows[MAZE]["status"] == "ok" and rows[MAZE]["success_rate"] == 1.0
