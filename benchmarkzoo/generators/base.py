@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from benchmarkzoo.core.errors import GeneratorArgumentError
+from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
 from benchmarkzoo.core.seeding import np_random
 
@@ -64,3 +64,20 @@ class Generator(abc.ABC):
         if not ok or not (low <= float(value) <= high):
             raise GeneratorArgumentError(f"{name} must be a number in [{low}, {high}]; got {value!r}.")
         return float(value)
+
+
+def resolve_generator(
+    generator: str | Generator, generator_kwargs: dict[str, Any] | None, expected: type | tuple[type, ...], needs: str
+) -> Any:
+    """An env's ``generator`` argument as a generator: a registered name (made with
+    ``generator_kwargs``) or an instance, which must be an ``expected`` one.
+
+    Raises:
+        ScenarioError: ``"<needs>; got <the generator>."``, ``needs`` naming the env and what it takes.
+    """
+    from benchmarkzoo.registration import make_generator  # the registry's catalogue names the generator modules
+
+    gen = make_generator(generator, generator_kwargs) if isinstance(generator, str) else generator
+    if not isinstance(gen, expected):
+        raise ScenarioError(f"{needs}; got {gen!r}.")
+    return gen

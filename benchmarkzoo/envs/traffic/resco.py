@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError, ScenarioError
+from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError
 from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generator import (
     _NET_NAME,
@@ -57,9 +57,9 @@ from benchmarkzoo.envs.traffic.generator import (
     TrafficScenario,
     _TrafficGenerator,
 )
-from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv, make_generator
+from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 #: RESCO's simulated hour of each network's route file: ``(begin, end)`` seconds.
 WINDOWS: dict[str, tuple[int, int]] = {
@@ -318,10 +318,9 @@ class TrafficRESCOEnv(TrafficGridEnv):
 
 def resco_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RESCOGenerator:
     """Resolve ``generator`` to a :class:`RESCOGenerator`, or say what an env of a RESCO network needs."""
-    gen = make_generator(generator, generator_kwargs)
-    if not isinstance(gen, RESCOGenerator):
-        raise ScenarioError(f"TrafficRESCO needs a RESCO generator ('traffic/resco'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, RESCOGenerator, "TrafficRESCO needs a RESCO generator ('traffic/resco')"
+    )
 
 
 class TrafficRESCOVectorEnv(TrafficGridVectorEnv):

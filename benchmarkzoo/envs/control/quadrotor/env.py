@@ -12,7 +12,7 @@ from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.control.quadrotor import sim
 from benchmarkzoo.envs.control.quadrotor.generator import GoalGenerator, QuadrotorGenerator, QuadrotorScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 HOVER_ID = "benchmarkzoo/Quadrotor-v0"
 GOAL_ID = "benchmarkzoo/Quadrotor-Goal-v0"
@@ -27,12 +27,10 @@ def make_generator(
     generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str = HOVER_ID
 ) -> QuadrotorGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a quadrotor generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, QuadrotorGenerator):
-        raise ScenarioError(f"{env_id} needs a quadrotor generator (e.g. 'quadrotor/hover'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, QuadrotorGenerator,
+        f"{env_id} needs a quadrotor generator (e.g. 'quadrotor/hover')",
+    )
 
 
 def build_params(

@@ -12,7 +12,7 @@ from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.maze import sim
 from benchmarkzoo.envs.gridworld.maze.generator import MazeGenerator, MazeScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/Maze-v0"
 ACTION_NAMES = ("up", "right", "down", "left")
@@ -20,12 +20,9 @@ ACTION_NAMES = ("up", "right", "down", "left")
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MazeGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a maze generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, MazeGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a maze generator (e.g. 'maze/dfs'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, MazeGenerator, f"{ENV_ID} needs a maze generator (e.g. 'maze/dfs')"
+    )
 
 
 def build_params(generator: MazeGenerator, view_radius: int, step_reward: float, goal_reward: float) -> sim.Params:

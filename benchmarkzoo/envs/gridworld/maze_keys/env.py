@@ -13,7 +13,7 @@ from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.maze.env import ACTION_NAMES, build_params
 from benchmarkzoo.envs.gridworld.maze_keys import sim
 from benchmarkzoo.envs.gridworld.maze_keys.generator import KeyDoorGenerator, MazeKeysScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/MazeKeys-v0"
 #: One read-only ``(1,)`` int64 batch per action, so a single-env step allocates no action array.
@@ -24,12 +24,9 @@ for _batch in _ACTION_BATCHES:
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> KeyDoorGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a key-and-door generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, KeyDoorGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a key-and-door generator ('maze_keys/key_door'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, KeyDoorGenerator, f"{ENV_ID} needs a key-and-door generator ('maze_keys/key_door')"
+    )
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:

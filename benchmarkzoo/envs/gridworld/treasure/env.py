@@ -12,7 +12,7 @@ from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator, TreasureScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/MO-Treasure-v0"
 ACTION_NAMES = ("up", "right", "down", "left")
@@ -21,12 +21,9 @@ NUM_ACTIONS = len(ACTION_NAMES)
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> TreasureGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a treasure generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, TreasureGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a treasure generator (e.g. 'treasure/seabed'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, TreasureGenerator, f"{ENV_ID} needs a treasure generator (e.g. 'treasure/seabed')"
+    )
 
 
 def check_scenario_seed(scenario_seed: Any) -> int | None:

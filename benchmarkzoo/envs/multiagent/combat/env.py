@@ -12,7 +12,7 @@ from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.combat import sim, units
 from benchmarkzoo.envs.multiagent.combat.generator import CombatScenario, LineupGenerator, RandomCombatGenerator
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/MicroCombat-v0"
 #: Keys added to every agent's info on the step its world's episode ends.
@@ -24,12 +24,10 @@ CombatGenerator = LineupGenerator | RandomCombatGenerator
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> CombatGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a MicroCombat generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, LineupGenerator | RandomCombatGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a combat generator ('combat/lineup' or 'combat/random'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, (LineupGenerator, RandomCombatGenerator),
+        f"{ENV_ID} needs a combat generator ('combat/lineup' or 'combat/random')",
+    )
 
 
 def build_params(generator: CombatGenerator) -> sim.Params:

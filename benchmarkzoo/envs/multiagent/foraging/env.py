@@ -12,7 +12,7 @@ from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.foraging import sim
 from benchmarkzoo.envs.multiagent.foraging.generator import ForagingGenerator, ForagingScenario
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/Foraging-v0"
 MO_ENV_ID = "benchmarkzoo/MO-Foraging-v0"
@@ -25,12 +25,9 @@ def make_generator(
     generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str
 ) -> ForagingGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a Foraging generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, ForagingGenerator):
-        raise ScenarioError(f"{env_id} needs a Foraging generator (e.g. 'foraging/random'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, ForagingGenerator, f"{env_id} needs a Foraging generator (e.g. 'foraging/random')"
+    )
 
 
 def build_params(generator: ForagingGenerator, view_radius: int, load_penalty: float, env_id: str) -> sim.Params:

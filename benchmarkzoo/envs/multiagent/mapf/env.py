@@ -12,7 +12,7 @@ from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.mapf import sim
 from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfGenerator, MapfScenario
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/MAPF-v0"
 ACTION_NAMES = sim.ACTION_NAMES
@@ -26,12 +26,9 @@ METRIC_KEYS = ("success_rate", "cooperative_success", "makespan", "sum_of_costs"
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MapfGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a MAPF generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, MapfGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a MAPF generator (e.g. 'mapf/obstacles'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, MapfGenerator, f"{ENV_ID} needs a MAPF generator (e.g. 'mapf/obstacles')"
+    )
 
 
 def build_params(

@@ -14,7 +14,7 @@ from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario, UniformGenerator
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/Navigation-v0"
 MO_ENV_ID = "benchmarkzoo/MO-Navigation-v0"
@@ -26,12 +26,10 @@ def make_generator(
     generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str = ENV_ID
 ) -> UniformGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a navigation generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, UniformGenerator):
-        raise ScenarioError(f"{env_id} needs a navigation generator (e.g. 'navigation/uniform'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, UniformGenerator,
+        f"{env_id} needs a navigation generator (e.g. 'navigation/uniform')",
+    )
 
 
 def _number(env_id: str, name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:

@@ -19,7 +19,7 @@ from benchmarkzoo.envs.multiagent.rps.generator import (
     RPSSelfPlayScenario,
 )
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/RPSPopulation-v0"
 SELF_PLAY_ENV_ID = "benchmarkzoo/RPSSelfPlay-v0"
@@ -32,18 +32,10 @@ RENDER_FPS = 4
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RPSPopulationGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to an RPS population generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    if isinstance(generator, str):
-        if generator == "rps/population":  # usable before (and without) the catalogue entry
-            gen = RPSPopulationGenerator(**(generator_kwargs or {}))
-        else:
-            gen = lookup(generator, generator_kwargs)
-    else:
-        gen = generator
-    if not isinstance(gen, RPSPopulationGenerator):
-        raise ScenarioError(f"{ENV_ID} needs an RPS population generator ('rps/population'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, RPSPopulationGenerator,
+        f"{ENV_ID} needs an RPS population generator ('rps/population')",
+    )
 
 
 def make_self_play_generator(

@@ -24,19 +24,16 @@ from benchmarkzoo.envs.robotics.panda.generator import (
     StackScenario,
 )
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 OBS_BOUND = 10.0  # observations are clipped to [-10, 10], as panda-gym's space says
 
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> PandaGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a Panda generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
-
-    gen = lookup(generator, generator_kwargs) if isinstance(generator, str) else generator
-    if not isinstance(gen, PandaGenerator):
-        raise ScenarioError(f"The Panda envs need a Panda generator (e.g. 'panda/reach'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, PandaGenerator, "The Panda envs need a Panda generator (e.g. 'panda/reach')"
+    )
 
 
 CONTROLS = ("ee", "joints")

@@ -27,7 +27,7 @@ from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import Runner, make_runner
 from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/TrafficGrid-v0"
 #: Keys added to every agent's info on the step the episode ends (the network's episode metrics).
@@ -40,21 +40,10 @@ NETWORK_GENERATOR_NAMES = ("traffic/grid", "traffic/spider", "traffic/random", "
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> GridGenerator:
     """Resolve ``generator`` (a registered name or an instance) to a generator of signalized SUMO networks."""
-    if isinstance(generator, str):
-        from benchmarkzoo.registration import list_generators
-        from benchmarkzoo.registration import make_generator as lookup
-
-        if generator == "traffic/grid" and generator not in list_generators():
-            gen = GridGenerator(**(generator_kwargs or {}))
-        else:
-            gen = lookup(generator, generator_kwargs)
-    else:
-        gen = generator
-    if not isinstance(gen, _TrafficGenerator):
-        raise ScenarioError(
-            f"{ENV_ID} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))}); got {gen!r}."
-        )
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, _TrafficGenerator,
+        f"{ENV_ID} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))})",
+    )
 
 
 def build_spaces(generator: GridGenerator) -> tuple[list[str], spaces.Box, spaces.Discrete]:

@@ -21,7 +21,7 @@ from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, Routin
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.signal.env import new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/Routing-v0"
 METRIC_KEYS = sim.METRIC_KEYS
@@ -29,19 +29,9 @@ METRIC_KEYS = sim.METRIC_KEYS
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RoutingGenerator:
     """Resolve ``generator`` (a registered name or an instance) to a routing generator."""
-    if isinstance(generator, str):
-        from benchmarkzoo.registration import list_generators
-        from benchmarkzoo.registration import make_generator as lookup
-
-        if generator == "traffic/routing" and generator not in list_generators():
-            gen = RoutingGenerator(**(generator_kwargs or {}))  # the default works before registration
-        else:
-            gen = lookup(generator, generator_kwargs)
-    else:
-        gen = generator
-    if not isinstance(gen, RoutingGenerator):
-        raise ScenarioError(f"{ENV_ID} needs a routing generator ('traffic/routing'); got {gen!r}.")
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, RoutingGenerator, f"{ENV_ID} needs a routing generator ('traffic/routing')"
+    )
 
 
 def check_max_cycles(max_cycles: Any) -> int | None:

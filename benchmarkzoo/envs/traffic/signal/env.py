@@ -26,28 +26,17 @@ from benchmarkzoo.envs.traffic.generator import (
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/TrafficSignal-v0"
 
 
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
     """Resolve ``generator`` (a registered name or an instance) to a single-intersection traffic generator."""
-    if isinstance(generator, str):
-        from benchmarkzoo.registration import list_generators
-        from benchmarkzoo.registration import make_generator as lookup
-
-        if generator == "traffic/single-intersection" and generator not in list_generators():
-            gen = SingleIntersectionGenerator(**(generator_kwargs or {}))  # the default works before registration
-        else:
-            gen = lookup(generator, generator_kwargs)
-    else:
-        gen = generator
-    if not isinstance(gen, SingleIntersectionGenerator):
-        raise ScenarioError(
-            f"{ENV_ID} needs a single-intersection generator ('traffic/single-intersection'); got {gen!r}."
-        )
-    return gen
+    return resolve_generator(
+        generator, generator_kwargs, SingleIntersectionGenerator,
+        f"{ENV_ID} needs a single-intersection generator ('traffic/single-intersection')",
+    )
 
 
 def build_spaces(generator: Generator) -> tuple[spaces.Box, spaces.Discrete, int, int]:
