@@ -8,9 +8,11 @@ the commands, so ``import benchmarkzoo.cli`` costs no more than ``import benchma
 
 from __future__ import annotations
 
+import errno
 import inspect
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -28,6 +30,23 @@ class UserError(click.ClickException):
     """A :class:`BenchmarkZooError` shown as ``Error: <message>`` with exit code 2 (bad input, not a crash)."""
 
     exit_code = 2
+
+
+class StorageError(click.ClickException):
+    """A write the machine refused (full disk, quota, read-only mount): one line, exit code 1."""
+
+    #: errno values that say where a file goes is out of room or read-only, not that the program is wrong.
+    ERRNOS = {errno.ENOSPC: "make room there", errno.EDQUOT: "make room there", errno.EROFS: "pick another folder"}
+
+    exit_code = 1
+
+    @classmethod
+    def of(cls, error: OSError) -> StorageError | None:
+        """The error to show for ``error``, or ``None`` if it is not a storage fault."""
+        if error.errno not in cls.ERRNOS:
+            return None
+        where = f" in {Path(error.filename).parent}" if error.filename else ""
+        return cls(f"cannot write{where}: {error.strerror}; {cls.ERRNOS[error.errno]} and run the command again.")
 
 
 class _Group(click.Group):
@@ -52,6 +71,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except BenchmarkZooError as error:
             raise UserError(str(error)) from error
+        except OSError as error:  # e.g. `leaderboard add` onto a full disk: one line, not a traceback
+            storage = StorageError.of(error)
+            if storage is None:
+                raise
+            raise storage from error
 
 
 def _echo_json(data: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -90,6 +91,52 @@ class _Progress:
         self.progress.update(self.bars[task_id], advance=1, rate=f"{rate:,.0f} steps/s")
 
 
+def move_aside(path: Path) -> Path:
+    """Rename ``path`` to the first free ``<stem>.old-<n><suffix>`` beside it (never over another file)."""
+    n = 1
+    while True:
+        target = path.with_name(f"{path.stem}.old-{n}{path.suffix}")
+        try:
+            os.link(path, target)  # fails if target exists, where a rename would replace it
+        except FileExistsError:
+            n += 1
+            continue
+        except OSError:  # a file system without hard links: check, then rename
+            if target.exists():
+                n += 1
+                continue
+            path.rename(target)
+            return target
+        path.unlink()
+        return target
+
+
+def _prepare_out(out: Path | None, resume: bool, restart: bool) -> None:
+    """Refuse to overwrite an earlier run's file unless told what to do with it."""
+    if restart and resume:
+        raise click.UsageError("--restart starts over and --resume continues: give one of them.")
+    if (restart or resume) and out is None:
+        raise click.UsageError(f"--{'restart' if restart else 'resume'} needs --out FILE.")
+    if out is None or resume or not out.exists():
+        return
+    if restart:
+        click.echo(f"moved the previous {out} to {move_aside(out)}", err=True)
+        return
+    raise click.UsageError(
+        f"{out} exists: continue it with --resume, start over with --restart (the old file is moved aside), "
+        "or pick another --out."
+    )
+
+
+def _stopped(error, out: Path | None) -> str:
+    """The line that ends a run a fault stopped: what happened and how to go on."""
+    if out is None:
+        return f"Error: {error}. Nothing was kept (no --out)."
+    if error.saved:
+        return f"Error: {error}. Finished episodes are kept in {out}; continue with --resume."
+    return f"Error: {error}. {out} keeps its last save (if any); make room, then continue with --resume."
+
+
 @click.command("evaluate")
 @click.option("--suite", "suite_name", required=True, help="Suite name (benchmarkzoo suites list) or YAML path.")
 @click.option(
@@ -108,16 +155,21 @@ class _Progress:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Protocol seed.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Results JSON file.")
 @click.option("--resume", is_flag=True, help="Continue the interrupted run in --out: play only its missing episodes.")
+@click.option("--restart", is_flag=True,
+              help="Start over although --out exists: the old file is moved aside to FILE.old-N first.")
 def evaluate_command(
-    suite_name, policy_spec, episodes, num_envs, backend, workers, ray_address, seed, out, resume
+    suite_name, policy_spec, episodes, num_envs, backend, workers, ray_address, seed, out, resume, restart
 ) -> None:
     """Evaluate a policy on every task of a suite; raw outcomes are identical for any backend and sizes."""
-    from benchmarkzoo.evaluation.protocol import evaluate
+    from benchmarkzoo.core.lifetime import children_die_with_me
+    from benchmarkzoo.evaluation.protocol import RunAbortedError, evaluate
     from benchmarkzoo.evaluation.suites import load_suite
 
     if ray_address is not None and backend != "ray":
         raise click.UsageError("--ray-address needs --backend ray.")
     suite = load_suite(suite_name)
+    _prepare_out(out, resume, restart)
+    children_die_with_me()  # async env workers and simulator processes of this run end with it
     try:
         with _Progress(suite, episodes) as progress:
             results = evaluate(
@@ -128,10 +180,19 @@ def evaluate_command(
         kept = f"finished episodes kept in {out}; continue with --resume" if out else "nothing kept (no --out)"
         click.echo(f"interrupted: {kept}.", err=True)
         sys.exit(130)
+    except RunAbortedError as error:
+        click.echo(_stopped(error, out), err=True)
+        sys.exit(1)
     print_results(results)
     if out is not None:
         click.echo(f"results written to {out}")
-    if any(t.status == "failed" for t in results.tasks):
+    failed = [t.id for t in results.tasks if t.status == "failed"]
+    if failed:
+        if out is not None:
+            click.echo(
+                f"{len(failed)} task(s) failed ({', '.join(failed)}); their finished episodes are kept in {out}: "
+                "fix the cause, then --resume plays only the missing ones.", err=True,
+            )
         sys.exit(1)
 
 
