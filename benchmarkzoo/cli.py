@@ -36,7 +36,7 @@ class StorageError(click.ClickException):
     """A write the machine refused (full disk, quota, read-only mount): one line, exit code 1."""
 
     #: errno values that say where a file goes is out of room or read-only, not that the program is wrong.
-    ERRNOS = {errno.ENOSPC: "make room there", errno.EDQUOT: "make room there", errno.EROFS: "pick another folder"}
+    ERRNOS = {errno.ENOSPC: "make room", errno.EDQUOT: "make room", errno.EROFS: "pick another folder"}
 
     exit_code = 1
 
@@ -45,7 +45,7 @@ class StorageError(click.ClickException):
         """The error to show for ``error``, or ``None`` if it is not a storage fault."""
         if error.errno not in cls.ERRNOS:
             return None
-        where = f" in {Path(error.filename).parent}" if error.filename else ""
+        where = f" in {Path(error.filename).parent}" if error.filename else ""  # a failed write() names no file
         return cls(f"cannot write{where}: {error.strerror}; {cls.ERRNOS[error.errno]} and run the command again.")
 
 

@@ -144,8 +144,8 @@ class _Queued:
 class Dispatcher:
     """Plays shares of tasks on worker processes or Ray workers, kept for a whole run.
 
-    The pool (or Ray) starts at the first share. :meth:`queue` submits a task's shares ahead of
-    time; :meth:`play` collects them (submitting them first if they were not queued).
+    The pool (or Ray) starts at :meth:`start` or at the first share. :meth:`queue` submits a task's
+    shares ahead of time; :meth:`play` collects them (submitting them first if they were not queued).
     """
 
     def __init__(self, policy_spec: str, backend: str, num_envs: int, workers: int, ray_address: str | None = None):
@@ -157,7 +157,8 @@ class Dispatcher:
         self.parallel = workers
         self._queued: dict[str, _Queued] = {}
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Start the pool (or join Ray) now; queueing or playing a share also does."""
         if self._pool is not None or self._remote is not None:
             return
         if self.backend != "ray":
@@ -187,7 +188,7 @@ class Dispatcher:
 
     def queue(self, task: Task, plans: list[EpisodePlan]) -> None:
         """Submit ``plans`` of ``task`` now, to be collected by :meth:`play`."""
-        self._start()
+        self.start()
         old = self._queued.pop(task.id, None)
         if old is not None:
             self._cancel(old.handles)
@@ -496,6 +497,8 @@ def evaluate(
         tasks, policy_spec, results, backend=backend, num_envs=num_envs, workers=workers, seed=seed, out=out,
         previous=previous, done=done, save_every=save_every, ray_address=ray_address,
     )
+    if run.dispatcher is not None:
+        run.dispatcher.start()  # a missing Ray is refused here, before any task fails for it
     finished_ok = False
     try:
         for position, task in enumerate(tasks):

@@ -101,6 +101,11 @@ def validate(results: Results) -> None:
             raise SubmissionError(f"{where}: the suite runs {task.env}; the file ran {result.env_id}.")
         if (result.scenario_set, result.split) != (task.scenario_set, task.split):
             raise SubmissionError(f"{where}: the suite plays {task.scenario_set}:{task.split}.")
+        if result.status == "incomplete":
+            raise SubmissionError(
+                f"{where} is incomplete ({len(result.episodes)} of {task.episodes} episodes); finish the run with "
+                "`benchmarkzoo evaluate --resume --out FILE`: the leaderboard takes complete runs only."
+            )
         if result.status != "ok":
             # Suite aggregates skip failed tasks, so a partial run could hide its worst tasks.
             raise SubmissionError(f"{where} failed ({result.error}); the leaderboard takes complete runs only.")
