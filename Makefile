@@ -29,7 +29,7 @@ install: $(BIN)/python
 # from those results under results/ (the committed leaderboard/ is rebuilt by `make leaderboard`).
 run: install
 	$(BIN)/benchmarkzoo list
-	rm -rf results/leaderboard
+	rm -rf results/leaderboard results/$(SUITE)-random.json results/$(SUITE)-baseline.json
 	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy random --out results/$(SUITE)-random.json
 	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy baseline --out results/$(SUITE)-baseline.json
 	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --root results/leaderboard
@@ -41,6 +41,7 @@ leaderboard: install
 	rm -rf leaderboard/submissions
 	for suite in $$($(BIN)/benchmarkzoo suites list --names); do \
 	  for policy in random baseline; do \
+	    rm -f results/$$suite-$$policy.json && \
 	    $(BIN)/benchmarkzoo evaluate --suite $$suite --policy $$policy --out results/$$suite-$$policy.json && \
 	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
 	  done; \
@@ -48,6 +49,7 @@ leaderboard: install
 	# the reference SB3 policies (leaderboard/policies/README.md; needs the sb3 extra)
 	for entry in quickstart-v0:ppo-maze marl-v0:ppo-mapf mo-v0:ppo-treasure; do \
 	  suite=$${entry%%:*}; policy=$${entry#*:}; \
+	  rm -f results/$$suite-$$policy.json && \
 	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy sb3:leaderboard/policies/$$policy.zip \
 	    --out results/$$suite-$$policy.json && \
 	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \

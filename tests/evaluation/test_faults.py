@@ -242,6 +242,31 @@ def test_a_killed_pool_worker_ends_the_run_with_one_line(setup, tmp_path, backen
     assert len(played) == 12 - kept and raw(results) == raw(reference)
 
 
+def test_a_killed_ray_worker_is_replayed_by_ray(setup, tmp_path):
+    """Ray retries a task whose worker died; the share replays from its seeds, so the file is the same."""
+    pytest.importorskip("ray", reason="needs Ray (the rllib extra)")
+    suite, spec, reference = setup
+    out = tmp_path / "results.json"
+    cmd = _command(suite, spec, out, "--backend", "ray", "--workers", "2")
+    proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "0.02"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def playing() -> list[int]:  # Ray titles a worker process after the task it runs
+        found = []
+        for process in psutil.process_iter(["pid", "cmdline"]):
+            if "ray::_run_share" in " ".join(process.info["cmdline"] or ()):
+                found.append(process.pid)
+        return found
+
+    _wait(lambda: bool(playing()), proc, timeout=240)
+    time.sleep(0.5)
+    os.kill(playing()[0], signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stdout + stderr
+    assert raw(Results.read(out)) == raw(reference)
+
+
 @pytest.fixture
 def full_disk(tmp_path):
     """A 64 KiB tmpfs, and a function that fills it to the last byte."""

@@ -12,11 +12,13 @@ import time
 
 import pytest
 
+from benchmarkzoo.core.seeding import derive_seed
 from benchmarkzoo.evaluation.protocol import ResumeError, evaluate
 
 from .test_determinism import raw
 
-#: The random policy, slowed down when BZ_SLOW is set (in the run that is killed), so it can be caught midway.
+#: The random policy, slowed down when BZ_SLOW is set (in the run that is killed), so it can be caught midway;
+#: it raises KeyboardInterrupt (a Ctrl-C) at its first step after the episode seeded BZ_INTERRUPT_SEED starts.
 SLOW = textwrap.dedent(
     """
     import os
@@ -27,10 +29,17 @@ SLOW = textwrap.dedent(
 
     class SlowRandom(RandomPolicy):
         name = "slow-random"
+        interrupt = False
+
+        def start_episodes(self, worlds, seeds):
+            self.interrupt = self.interrupt or str(os.environ.get("BZ_INTERRUPT_SEED")) in map(str, seeds)
+            super().start_episodes(worlds, seeds)
 
         def act(self, observations, env):
             if os.environ.get("BZ_SLOW"):
                 time.sleep(0.01)
+            if self.interrupt:
+                raise KeyboardInterrupt
             return super().act(observations, env)
     """
 )
@@ -86,9 +95,51 @@ def test_resume_refuses_another_runs_file(setup, tmp_path):
     suite, _, reference = setup
     out = tmp_path / "results.json"
     reference.write(out)
-    with pytest.raises(ResumeError, match=r"policy 'random', seed 0; this run is .* seed 3"):
+    before = out.read_bytes()
+    with pytest.raises(ResumeError, match=r"policy 'random', seed 0; this run is .* seed 3.*--restart"):
         evaluate(suite, "random", seed=3, out=out, resume=True)
+    assert out.read_bytes() == before  # a refusal writes nothing
+    # The first task is unfinished, the second is not of this protocol: refused before anything plays.
+    data = json.loads(before)
+    data["tasks"][0].update(status="incomplete", aggregates=None, episodes=data["tasks"][0]["episodes"][:3])
+    data["tasks"][1]["episodes"][2]["scenario_seed"] += 1
+    out.write_text(json.dumps(data))
+    before = out.read_bytes()
+    played = []
+    with pytest.raises(ResumeError, match="task maze-ood: its episode 2 is not the protocol's"):
+        evaluate(suite, "random", out=out, resume=True, on_episode=lambda *a: played.append(a))
+    assert played == [] and out.read_bytes() == before
+    reference.write(out)
     # A finished file resumes to itself without playing anything.
     played = []
     again = evaluate(suite, "random", out=out, resume=True, on_episode=lambda *a: played.append(a))
     assert played == [] and raw(again) == raw(reference)
+
+
+def test_a_failed_task_resumes_from_its_kept_episodes_and_an_interrupted_resume_loses_nothing(
+    setup, tmp_path, monkeypatch
+):
+    suite, spec, reference = setup
+    out = tmp_path / "results.json"
+    evaluate(suite, spec, num_envs=2, out=out)
+    data = json.loads(out.read_text())
+    first = data["tasks"][0]
+    first.update(status="failed", error="policy 'slow-random' raised RuntimeError: x", aggregates=None,
+                 pareto_fronts=None, episodes=first["episodes"][:3])
+    out.write_text(json.dumps(data, indent=1))
+    later_task = data["tasks"][1]
+    # Ctrl-C while the failed task's missing episodes play: the later task, not reached yet, stays in the file.
+    monkeypatch.setenv("BZ_INTERRUPT_SEED", str(derive_seed(0, "maze-test", 5)))
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(suite, spec, num_envs=2, out=out, resume=True, save_every=0.0)
+    kept = json.loads(out.read_text())
+    assert [t["status"] for t in kept["tasks"]] == ["incomplete", "ok"]
+    assert kept["tasks"][1]["episodes"] == later_task["episodes"]
+    indices = [e["index"] for e in kept["tasks"][0]["episodes"]]
+    assert indices[:3] == [0, 1, 2] and 5 not in indices and len(indices) >= 4
+    monkeypatch.delenv("BZ_INTERRUPT_SEED")
+    played = []
+    results = evaluate(suite, spec, num_envs=2, out=out, resume=True,
+                       on_episode=lambda t, o, s: played.append((t, o.index)))
+    assert sorted(played) == [("maze-test", k) for k in range(7) if k not in indices]
+    assert raw(results) == raw(reference)
