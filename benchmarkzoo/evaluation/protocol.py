@@ -300,6 +300,7 @@ def run_task(
 
     error = None
     own = None
+    played = False  # every share came back: the pool can be stopped gently
     try:
         if not todo:
             pass
@@ -309,13 +310,14 @@ def run_task(
             if dispatcher is None:
                 dispatcher = own = Dispatcher(policy_spec, backend, num_envs, workers, ray_address)
             dispatcher.play(task, todo, record)
+        played = True
     except RunAbortedError:
         raise
     except (Exception, SystemExit) as failure:  # the task fails, the run goes on: see failure_message
         error = failure_message(failure, policy_spec)
     finally:
         if own is not None:
-            own.close(wait_workers=error is None)
+            own.close(wait_workers=played)
     fronts = None if error else pareto_fronts(task, split, [p.scenario_seed for p in plans])
     done_result = result("failed" if error else "ok", error, fronts)
     return done_result.model_copy(update={"aggregates": aggregates_of(done_result)})
