@@ -179,3 +179,50 @@ def test_killed_sumo_worker_in_an_env_raises_simulator_error_naming_step_and_env
         env.step(np.zeros(2, dtype=np.int64))
     finally:
         env.close()
+
+
+def sumo_processes() -> list[int]:
+    """PIDs of the ``sumo`` processes this process drives over TraCI."""
+    return [pid for pid in _children(os.getpid()) if "--remote-port" in _cmdline(pid)]
+
+
+def test_killed_traci_sumo_is_restarted_on_the_sync_backend():
+    pytest.importorskip("traci", reason="needs the traffic extra: pip install 'benchmarkzoo[traffic]'")
+    task, split, plans = _task(
+        "benchmarkzoo/TrafficSignal-v0", "traffic/single-intersection", 2, max_episode_steps=8, backend="traci"
+    )
+    reference = run_episodes(task, split, plans, RandomPolicy(), "sync", 1)
+    policy = KillingRandom(sumo_processes, at=4, times=1)
+    outcomes = run_episodes(task, split, plans, policy, "sync", 1)
+    assert len(policy.killed) == 1
+    assert _raw(outcomes) == _raw(reference)
+    assert [o.simulator_restarts for o in outcomes] == [1, 0]
+    assert not sumo_processes()
+
+
+def test_closed_simulator_clients_refuse_clearly():
+    """A closed client names itself and says what to do (not AttributeError, not "Not connected to physics server")."""
+    pytest.importorskip("libsumo", reason="needs the traffic extra: pip install 'benchmarkzoo[traffic]'")
+    pytest.importorskip("pybullet", reason="needs the robotics extra: pip install 'benchmarkzoo[robotics]'")
+    from gymnasium.error import ClosedEnvironmentError
+
+    from benchmarkzoo.core.errors import ResetNeededError
+    from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
+    from benchmarkzoo.envs.robotics.panda.workers import WorkerPool
+    from benchmarkzoo.envs.traffic.runner import WorkerRunner
+
+    runner = WorkerRunner(Path("/nonexistent"))
+    runner.label = "benchmarkzoo/TrafficSignal-v0 world 0"
+    with pytest.raises(ResetNeededError, match="TrafficSignal-v0 world 0: no SUMO simulation is running"):
+        runner.send_step(np.zeros(1, dtype=np.int64))
+    with pytest.raises(ResetNeededError, match="the env was closed"):
+        runner.receive()
+
+    world = PandaWorld(Params())
+    world.close()
+    with pytest.raises(ClosedEnvironmentError, match="disconnected by close"):
+        world.act(np.zeros(4, dtype=np.float32))
+    pool = WorkerPool(Params(), 1, 1, label="benchmarkzoo/PandaReach-v0")
+    pool.close()
+    with pytest.raises(ClosedEnvironmentError, match="PandaReach-v0: its Panda worker processes are closed"):
+        pool.step(np.zeros((1, 4), dtype=np.float32))

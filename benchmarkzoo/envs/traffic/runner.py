@@ -119,8 +119,8 @@ class Runner:
 
     def _not_running(self) -> ResetNeededError:
         return ResetNeededError(
-            f"{self.label}: no SUMO simulation is running (the env was closed, or its simulation failed). "
-            "Call reset() to start one."
+            f"{self.label}: no SUMO simulation is running: the env was closed (make a new one), "
+            "or its simulation failed (call reset() to start another)."
         )
 
 
