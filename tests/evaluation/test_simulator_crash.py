@@ -136,6 +136,17 @@ def test_policy_errors_stay_policy_errors(signal_task):
         run_episodes(task, split, plans, Broken(), "native", 1)
 
 
+
+def test_killed_sumo_of_a_multiagent_task_is_restarted():
+    pytest.importorskip("libsumo", reason="needs the traffic extra: pip install 'benchmarkzoo[traffic]'")
+    task, split, plans = _task("benchmarkzoo/TrafficGrid-v0", "traffic/grid", 2, max_cycles=6)
+    reference = run_episodes(task, split, plans, RandomPolicy(), "native", 1)
+    policy = KillingRandom(sumo_simulations, at=3, times=1)
+    outcomes = run_episodes(task, split, plans, policy, "native", 1)
+    assert len(policy.killed) == 1
+    assert _raw(outcomes) == _raw(reference)
+    assert [o.simulator_restarts for o in outcomes] == [1, 0]
+
 def test_killed_panda_worker_is_restarted_and_outcomes_are_the_undisturbed_ones():
     pytest.importorskip("pybullet", reason="needs the robotics extra: pip install 'benchmarkzoo[robotics]'")
     # PyBullet DIRECT clients live in this process (nothing to kill apart from it): the worker-process form.
