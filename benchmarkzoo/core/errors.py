@@ -89,3 +89,12 @@ class ScenarioSetError(BenchmarkZooError, ValueError):
 
 class ResetNeededError(BenchmarkZooError, ResetNeeded, RuntimeError):
     """``step`` called before ``reset``, or on a finished world with autoreset disabled."""
+
+
+class SimulatorError(BenchmarkZooError, RuntimeError):
+    """An external simulator's process or connection died (a SUMO worker, a ``sumo`` process, a PyBullet worker).
+
+    The message names the simulator, the env and what happened (a signal, an exit code, a
+    closed connection). It is not the policy's fault: the evaluation replays the episodes it
+    interrupted on a fresh simulator (:data:`benchmarkzoo.evaluation.runner.SIMULATOR_RETRIES`).
+    """

@@ -8,6 +8,8 @@ envs one list per agent, an entry per objective), their sum (the team return; fo
 scoring sums them per objective), the length in steps, and the env's end-of-episode metrics (for MAPF-v0:
 ``success_rate``, ``cooperative_success``, ``makespan``, ``sum_of_costs``); ``success`` is the
 ``cooperative_success`` metric where the env reports one, else its ``won`` (MicroCombat).
+Episodes whose simulator died (SUMO, for the traffic envs) are replayed like the single-agent ones
+(:func:`~benchmarkzoo.evaluation.runner.replaying`).
 """
 
 from __future__ import annotations
@@ -18,14 +20,18 @@ from typing import Any
 import numpy as np
 
 from benchmarkzoo import registration
+from benchmarkzoo.core.errors import SimulatorError
 from benchmarkzoo.evaluation.policies import Policy
 from benchmarkzoo.evaluation.runner import (
     EpisodeOutcome,
     EpisodePlan,
     Scheduler,
+    SimulatorCrashError,
     call_policy,
+    close_task_env,
     make_task_env,
     refused,
+    replaying,
 )
 from benchmarkzoo.evaluation.suites import Task
 from benchmarkzoo.scenario_sets import Split
@@ -57,20 +63,33 @@ def run_multiagent_episodes(
     on_episode: Callable[[EpisodeOutcome, int], None] | None = None,
 ) -> list[EpisodeOutcome]:
     """Play ``plans`` of a ``parallel`` task with ``policy``; outcomes come back in plan order."""
+    return replaying(
+        plans, lambda todo, finished: _play(task, split, todo, policy, backend, num_envs, finished), on_episode
+    )
+
+
+def _play(
+    task: Task, split: Split, plans: list[EpisodePlan], policy: Policy, backend: str, num_envs: int,
+    finished_episode: Callable[[EpisodeOutcome, int], None],
+) -> None:
+    """One try at ``plans`` on a fresh env; a dead simulator comes out as :class:`SimulatorCrashError`."""
     spec = registration.spec(task.env)
     num_envs = max(1, min(num_envs, len(plans)))
-    env = make_task_env(task, split, backend, num_envs)
+    env, worlds = None, None
+    failed = True
     try:
+        env = make_task_env(task, split, backend, num_envs)
         policy.setup(env, spec)
         worlds = Scheduler(env, task, split, plans, policy)
         observations = worlds.start(list(range(num_envs)), first=True)
         returns: np.ndarray | None = None  # (B, N), or (B, N, k) for moma's vector rewards
         lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
-        outcomes: dict[int, EpisodeOutcome] = {}
         while worlds.active:
             actions = call_policy(policy, observations, env)
             try:
                 observations, rewards, _, _, infos = env.step(actions)
+            except SimulatorError:
+                raise
             except Exception as error:  # an action the env cannot take fails the task, whatever raised
                 raise refused(policy, error) from error
             # Every world at once (elementwise: each world's sum is the same in any batch); idle
@@ -99,9 +118,7 @@ def run_multiagent_episodes(
                     length=int(lengths[world]), success=success,
                     metrics=metrics,
                 )
-                outcomes[plan.index] = outcome
-                if on_episode is not None:
-                    on_episode(outcome, outcome.length)
+                finished_episode(outcome, outcome.length)
             restart = finished[: len(worlds.queue)]
             idle = [*finished[len(restart):], *idle_ended]
             if restart or (idle and worlds.active):
@@ -109,6 +126,8 @@ def run_multiagent_episodes(
                 observations = worlds.start(restart, idle)
                 returns[restart] = 0.0
                 lengths[restart] = 0
+        failed = False
+    except SimulatorError as error:
+        raise SimulatorCrashError(error, worlds.in_flight() if worlds is not None else []) from error
     finally:
-        env.close()
-    return [outcomes[p.index] for p in plans]
+        close_task_env(env, failed)

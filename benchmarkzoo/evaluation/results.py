@@ -144,6 +144,8 @@ class Provenance(_Model):
     wall_time_s: float = 0.0
     steps: int = 0
     steps_per_s: float = 0.0
+    simulator_restarts: int = Field(0, ge=0)
+    """Episodes replayed on a fresh simulator after theirs died (SUMO, PyBullet), summed over the run's tasks."""
 
 
 class Results(_Model):

@@ -6,6 +6,12 @@ scenarios). Worlds run with autoreset DISABLED; a world that finishes an episode
 the next episode's seed and scenario (worlds finishing on the same step share one ``reset`` call
 per scenario), so an episode's outcome depends on its seed and scenario alone: not on the world
 it ran in, the number of worlds, the backend, or what ran beside it.
+
+That is also what makes a crashed simulator harmless: when a SUMO or PyBullet process dies
+(:class:`~benchmarkzoo.core.errors.SimulatorError`), the episodes it interrupted are replayed
+from their plans on a fresh env, at most :data:`SIMULATOR_RETRIES` times each, and their
+outcomes are the undisturbed run's. Each outcome counts its replays
+(:attr:`EpisodeOutcome.simulator_restarts`); only a simulator that dies on every try fails the task.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import iterate
 
 from benchmarkzoo import registration
-from benchmarkzoo.core.errors import BenchmarkZooError, ScenarioSetError
+from benchmarkzoo.core.errors import BenchmarkZooError, ScenarioSetError, SimulatorError
 from benchmarkzoo.core.seeding import derive_seed
 from benchmarkzoo.evaluation.policies import Policy
 from benchmarkzoo.evaluation.suites import Task
@@ -32,10 +38,25 @@ from benchmarkzoo.scenario_sets import Split
 ENV_BACKENDS = ("native", "sync", "async")
 #: ``--backend`` choices: an env backend, or ``ray`` (shares of episodes on Ray workers, native there).
 BACKENDS = (*ENV_BACKENDS, "ray")
+#: Replays of an episode whose simulator died (a SUMO or PyBullet process: killed, crashed, out of
+#: memory) before its task fails: so 1 + SIMULATOR_RETRIES tries. Each replay starts a fresh env from
+#: the episode's seed and scenario, so a crash that does not recur leaves the outcomes unchanged.
+SIMULATOR_RETRIES = 2
 
 
 class TaskFailedError(BenchmarkZooError, RuntimeError):
-    """The policy raised, or returned an action the env refused; the message says which."""
+    """The policy raised or sent an action the env refused, or the simulator died on every try (the message says)."""
+
+
+class SimulatorCrashError(Exception):
+    """A :class:`SimulatorError` in a play of episodes, with the plans that were running when it struck.
+
+    Internal to the runners: :func:`replaying` catches it and replays those plans.
+    """
+
+    def __init__(self, error: SimulatorError, running: list[EpisodePlan]):
+        super().__init__(str(error))
+        self.error, self.running = error, running
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +81,8 @@ class EpisodeOutcome:
     success: bool | None
     metrics: dict[str, float]
     team_return: float | None = None
+    #: Times this episode was replayed on a fresh env because its simulator died (the outcome is the last try's).
+    simulator_restarts: int = 0
 
 
 def plan_episodes(task: Task, protocol_seed: int, scenario_seeds: list[int]) -> list[EpisodePlan]:
@@ -207,6 +230,10 @@ class Scheduler:
         self.active = 0  # worlds playing an episode
         self._idle_scenario: Any = None
 
+    def in_flight(self) -> list[EpisodePlan]:
+        """The plans started and not finished, in world order."""
+        return [plan for plan in self.running if plan is not None]
+
     def start(self, worlds: list[int], idle: list[int] = (), first: bool = False) -> Any:
         """Start the next planned episodes on ``worlds`` (ascending) and reset ``idle`` worlds; the observations."""
         groups: dict[int, list[int]] = {}
@@ -264,6 +291,51 @@ def refused(policy: Policy, error: Exception) -> TaskFailedError:
     return TaskFailedError(f"policy {policy.name!r} sent an action the env refused: {reason}")
 
 
+#: Plays plans, handing each outcome and its step count to the callback as it finishes.
+Play = Callable[[list[EpisodePlan], Callable[[EpisodeOutcome, int], None]], None]
+
+
+def replaying(plans: list[EpisodePlan], play: Play, on_episode: Callable[[EpisodeOutcome, int], None] | None = None
+              ) -> list[EpisodeOutcome]:
+    """``play(plans, finished)``, replaying the episodes a dead simulator interrupted; outcomes in plan order.
+
+    Finished episodes are kept; the interrupted ones (or, if none was running, the next one,
+    so that a simulator that cannot even start is bounded too) are charged one restart, and
+    everything unfinished is played again on a fresh env.
+
+    Raises:
+        TaskFailedError: an episode's simulator died in each of its ``1 + SIMULATOR_RETRIES`` tries.
+    """
+    outcomes: dict[int, EpisodeOutcome] = {}
+    restarts: dict[int, int] = {}
+
+    def finished(outcome: EpisodeOutcome, steps: int) -> None:
+        outcome.simulator_restarts = restarts.get(outcome.index, 0)
+        outcomes[outcome.index] = outcome
+        if on_episode is not None:
+            on_episode(outcome, steps)
+
+    todo = plans
+    while todo:
+        try:
+            play(todo, finished)
+        except SimulatorCrashError as crash:
+            todo = [plan for plan in todo if plan.index not in outcomes]
+            struck = [plan for plan in crash.running if plan.index not in outcomes] or todo[:1]
+            for plan in struck:
+                restarts[plan.index] = restarts.get(plan.index, 0) + 1
+            worst = max(struck, key=lambda plan: restarts[plan.index], default=None)
+            if worst is not None and restarts[worst.index] > SIMULATOR_RETRIES:
+                raise TaskFailedError(
+                    f"The simulator died in each of the {restarts[worst.index]} tries of episode {worst.index} "
+                    f"(seed {worst.seed}; {SIMULATOR_RETRIES} restarts), so the task stops here. "
+                    f"The last time: {crash.error}"
+                ) from crash.error
+            continue
+        break
+    return [outcomes[p.index] for p in plans]
+
+
 def run_episodes(
     task: Task,
     split: Split,
@@ -275,27 +347,52 @@ def run_episodes(
 ) -> list[EpisodeOutcome]:
     """Play ``plans`` with ``policy``; outcomes come back in plan order.
 
+    Episodes whose simulator died are replayed (see :func:`replaying`); each outcome's
+    ``simulator_restarts`` says how often.
+
     Args:
         on_episode: called with each outcome and the number of steps it took, as it finishes.
 
     Raises:
-        TaskFailedError: the policy raised, or its action was refused by the env.
+        TaskFailedError: the policy raised, its action was refused by the env, or the simulator
+            died on every try of an episode.
     """
     spec = registration.spec(task.env)
     if spec.kind in ("parallel", "moma"):
         from benchmarkzoo.evaluation.multiagent_runner import run_multiagent_episodes
 
         return run_multiagent_episodes(task, split, plans, policy, backend, num_envs, on_episode)
+    return replaying(
+        plans, lambda todo, finished: _play(task, split, todo, policy, backend, num_envs, finished), on_episode
+    )
+
+
+def close_task_env(env: Any, failed: bool) -> None:
+    """Close a task's env; after a failure an async env may have lost workers or hold a half-sent step: terminate it."""
+    if env is None:
+        return
+    if failed and isinstance(env, gym.vector.AsyncVectorEnv):
+        env.close(terminate=True)
+    else:
+        env.close()
+
+
+def _play(
+    task: Task, split: Split, plans: list[EpisodePlan], policy: Policy, backend: str, num_envs: int,
+    finished_episode: Callable[[EpisodeOutcome, int], None],
+) -> None:
+    """One try at ``plans`` on a fresh env; a dead simulator comes out as :class:`SimulatorCrashError`."""
+    spec = registration.spec(task.env)
     num_envs = max(1, min(num_envs, len(plans)))
-    env = make_task_env(task, split, backend, num_envs)
+    env, worlds = None, None
     failed = True
     try:
+        env = make_task_env(task, split, backend, num_envs)
         policy.setup(env, spec)
         worlds = Scheduler(env, task, split, plans, policy)
         observations = worlds.start(list(range(num_envs)), first=True)
         returns: np.ndarray | None = None  # (B,) or (B, k), in the rewards' dtype, allocated at the first step
         lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
-        outcomes: dict[int, EpisodeOutcome] = {}
         check = backend != "native"
         while worlds.active:
             actions = call_policy(policy, observations, env)
@@ -303,6 +400,8 @@ def run_episodes(
                 if check:
                     _check_batch(env, actions)
                 observations, rewards, terminations, truncations, infos = env.step(actions)
+            except SimulatorError:
+                raise
             except Exception as error:  # an action the env cannot take fails the task, whatever raised
                 raise refused(policy, error) from error
             # Accumulate every world at once (elementwise, so each world's sum is the same in any batch);
@@ -330,9 +429,7 @@ def run_episodes(
                     scenario_hash=worlds.hashes[world], episode_return=ret.tolist() if ret.ndim else float(ret),
                     length=int(lengths[world]), success=success, metrics=metrics,
                 )
-                outcomes[plan.index] = outcome
-                if on_episode is not None:
-                    on_episode(outcome, outcome.length)
+                finished_episode(outcome, outcome.length)
             restart = finished[: len(worlds.queue)]
             idle = [*finished[len(restart):], *idle_ended]
             if restart or (idle and worlds.active):
@@ -341,10 +438,7 @@ def run_episodes(
                 returns[restart] = 0
                 lengths[restart] = 0
         failed = False
+    except SimulatorError as error:
+        raise SimulatorCrashError(error, worlds.in_flight() if worlds is not None else []) from error
     finally:
-        # After a failure an async env may have lost workers or hold a half-sent step: terminate it.
-        if failed and isinstance(env, gym.vector.AsyncVectorEnv):
-            env.close(terminate=True)
-        else:
-            env.close()
-    return [outcomes[p.index] for p in plans]
+        close_task_env(env, failed)

@@ -17,8 +17,11 @@ second libsumo simulation can differ from the same simulation in a fresh process
 The simulation code, and therefore every number of a first simulation, is the same on every runner.
 
 Every runner raises :class:`~benchmarkzoo.envs.traffic.sumo.TrafficSimulationError` naming the
-scenario and quoting SUMO's message when SUMO fails or its process dies; after that the runner
-is closed and a new ``start`` works.
+scenario and quoting SUMO's message when SUMO fails; when SUMO's process dies (a worker's
+simulation fork, or ``sumo`` under TraCI) the error is a :class:`SumoDiedError`, which is also a
+:class:`~benchmarkzoo.core.errors.SimulatorError`, so the evaluation replays the episode instead
+of blaming the policy. After either the runner is closed and a new ``start`` works. (In-process
+libsumo cannot die on its own: its death is this process's.)
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarkzoo.core.errors import ResetNeededError, SimulatorError
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.envs.traffic.sim import Layout, Measurement, SignalController, Timing
 from benchmarkzoo.envs.traffic.sumo import SUMO_QUIET_OPTIONS, TrafficSimulationError, binary, tool_environment
@@ -56,6 +60,21 @@ def sumo_command(net: Path, routes: Path, seed: int, gui: bool = False) -> list[
         "--seed", str(int(seed)), "--time-to-teleport", "-1", "--device.tripinfo.probability", "1",
         *SUMO_QUIET_OPTIONS,
     ]
+
+
+class SumoDiedError(TrafficSimulationError, SimulatorError):
+    """SUMO's process died (killed, crashed, or its connection closed): not SUMO's verdict on the scenario."""
+
+
+def _how(code: int | None) -> str:
+    """How a process ended, from ``Popen.returncode`` (negative: the signal that killed it)."""
+    if code is None:
+        return "stopped answering"
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+        return f"killed by signal {-code}"
+    return f"exited with code {code}"
 
 
 def _tail(path: Path | None, limit: int = 1500) -> str:
@@ -87,6 +106,21 @@ class Runner:
         return TrafficSimulationError(
             f"{self.label}: SUMO {what} failed: {message.strip() or 'no message'}. "
             "The simulation is closed; call reset() to start a new one."
+        )
+
+    def _death(self, process: str, how: str, what: str, log: str) -> SumoDiedError:
+        """The error of a dead SUMO process (the runner is closed first), naming it, ``what`` it was doing, the env."""
+        self.close()
+        return SumoDiedError(
+            f"SUMO {process} died ({how}) during {what} of {self.label}"
+            + (f"; its output: {log}" if log else "")
+            + ". The simulation is closed; call reset() to start a new one."
+        )
+
+    def _not_running(self) -> ResetNeededError:
+        return ResetNeededError(
+            f"{self.label}: no SUMO simulation is running: the env was closed (make a new one), "
+            "or its simulation failed (call reset() to start another)."
         )
 
 
@@ -144,6 +178,8 @@ class InProcessRunner(Runner):
             raise self._fail("start", str(error)) from error
 
     def step(self, actions):
+        if self.controller is None:
+            raise self._not_running()
         try:
             return self.controller.step(actions)
         except Exception as error:
@@ -177,6 +213,7 @@ class WorkerRunner(Runner):
         self.log: Path | None = None
         self._pending = ""
         self._simulation_pid: int | None = None
+        self._steps = 0  # steps sent since the last start (for messages)
 
     @property
     def pid(self) -> int | None:
@@ -202,10 +239,14 @@ class WorkerRunner(Runner):
         if self.process is None or self.process.poll() is not None:
             self.close()
             self._spawn()
+        self._steps = 0
         self._send("start", ("start", str(net), str(routes), int(seed), timing, bool(accounting)))
 
     def send_step(self, actions: np.ndarray) -> None:
-        self._send("step", ("step", actions))
+        if self.conn is None:
+            raise self._not_running()
+        self._steps += 1
+        self._send(f"step {self._steps}", ("step", actions))
 
     def _send(self, what: str, message: Any) -> None:
         self._pending = what
@@ -215,6 +256,8 @@ class WorkerRunner(Runner):
             raise self._died(what) from error
 
     def receive(self) -> Any:
+        if self.conn is None:
+            raise self._not_running()
         try:
             reply = self.conn.recv()
         except (OSError, EOFError) as error:
@@ -225,15 +268,13 @@ class WorkerRunner(Runner):
             self._simulation_pid = reply[2]
         return reply[1]
 
-    def _died(self, what: str) -> TrafficSimulationError:
+    def _died(self, what: str) -> SumoDiedError:
+        """The worker's end of the socket is gone; it dies as its simulation fork died (same signal): say how."""
         code = None
         if self.process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.process.wait(timeout=2.0)
-        how = f"was killed by signal {signal.Signals(-code).name}" if code is not None and code < 0 else (
-            f"exited with code {code}" if code is not None else "stopped answering")
-        log = _tail(self.log)
-        return self._fail(what, f"the SUMO worker process {self.pid} {how}" + (f"; its output: {log}" if log else ""))
+        return self._death(f"worker process {self.pid}", _how(code), what, _tail(self.log))
 
     def start(self, net, routes, seed, timing, label, accounting=False):
         self.send_start(net, routes, seed, timing, label, accounting)
@@ -277,6 +318,7 @@ class TraciRunner(Runner):
         self.connection: Any = None
         self.controller: SignalController | None = None
         self.log: Path | None = None
+        self._steps = 0  # steps since the last start (for messages)
 
     @property
     def pid(self) -> int | None:
@@ -285,6 +327,7 @@ class TraciRunner(Runner):
     def start(self, net, routes, seed, timing, label, accounting=False):
         self.close()
         self.label = label
+        self._steps = 0
         from sumolib.miscutils import getFreeSocketPort
 
         port = getFreeSocketPort()
@@ -305,12 +348,20 @@ class TraciRunner(Runner):
             raise self._fail("start", f"{error}. {_tail(self.log)}") from error
 
     def step(self, actions):
+        if self.controller is None:
+            raise self._not_running()
+        self._steps += 1
         try:
             return self.controller.step(actions)
         except Exception as error:
-            code = self.process.poll() if self.process is not None else None
-            extra = f" (the sumo process {self.pid} exited with {code})" if code is not None else ""
-            raise self._fail(f"step at t={self.controller.time}s", f"{error}{extra}. {_tail(self.log)}") from error
+            # TraCI raises FatalTraCIError when the connection closes: sumo is gone (or going; wait for its status).
+            code = self.process.poll()
+            if code is None and isinstance(error, self.traci.exceptions.FatalTraCIError | OSError):
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    code = self.process.wait(timeout=2.0)
+            if code is not None or isinstance(error, self.traci.exceptions.FatalTraCIError):
+                raise self._death(f"process {self.pid}", _how(code), f"step {self._steps}", _tail(self.log)) from error
+            raise self._fail(f"step at t={self.controller.time}s", f"{error}. {_tail(self.log)}") from error
 
     def close(self) -> None:
         connection, process = self.connection, self.process

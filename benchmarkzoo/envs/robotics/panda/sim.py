@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+from gymnasium.error import ClosedEnvironmentError
 
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.envs.robotics.panda.generator import ObjectScenario, ReachScenario, StackScenario
@@ -167,6 +168,7 @@ class PandaWorld:
 
     def load(self, scenario: ReachScenario | ObjectScenario) -> None:
         """Start an episode: the arm at rest in its neutral pose, the cube (if any) at rest in place."""
+        self._check_open()
         p, c = pybullet(), self.client
         for body in self.objects:
             p.removeBody(body, physicsClientId=c)
@@ -209,6 +211,7 @@ class PandaWorld:
         ``action[:7] * max_joint_step``. The fingers' target opening is the current one plus
         ``action[-1] * max_finger_step``.
         """
+        self._check_open()
         p, c, params = pybullet(), self.client, self.params
         if params.control == "joints":
             joints = p.getJointStates(self.robot, ARM_JOINTS, physicsClientId=c)
@@ -260,6 +263,13 @@ class PandaWorld:
         )
 
     # ---- resources --------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        """Refuse a closed world here: PyBullet's own "Not connected to physics server" names nothing."""
+        if self._closed:
+            raise ClosedEnvironmentError(
+                "This Panda world's PyBullet client was disconnected by close(); make a new env."
+            )
 
     @property
     def connected(self) -> bool:

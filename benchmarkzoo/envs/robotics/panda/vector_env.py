@@ -76,7 +76,7 @@ class PandaVectorEnv(NativeVectorEnv):
         self.worlds: list[PandaWorld] = []
         self.pool: WorkerPool | None = None
         if num_workers is not None:
-            self.pool = WorkerPool(self.params, self.num_envs, num_workers)
+            self.pool = WorkerPool(self.params, self.num_envs, num_workers, label=self.env_id)
         else:
             try:
                 for _ in range(self.num_envs):

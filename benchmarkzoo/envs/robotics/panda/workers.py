@@ -6,18 +6,27 @@ exactly the calls the single env makes: ``load`` then ``observe`` on a reset, ``
 ``observe`` on a step. PyBullet is deterministic per client, so which process a world lives
 in cannot change its rollout: the multi-process vector env is bit-identical to the
 in-process one (a test checks this).
+
+A worker that dies (killed, or crashed inside PyBullet) shows itself as a closed pipe: the
+pool then raises :class:`~benchmarkzoo.core.errors.SimulatorError` naming the process, its
+signal or exit code, the command and the env, and closes every worker; the evaluation replays
+the interrupted episodes on a fresh env. (The in-process form's DIRECT clients live in this
+process and cannot die on their own.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import signal
 import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
+from gymnasium.error import ClosedEnvironmentError
 
+from benchmarkzoo.core.errors import SimulatorError
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 
 #: Seconds to wait for a worker to exit after ``close`` before terminating it.
@@ -74,13 +83,16 @@ class WorkerPool:
         params: physics and control constants of every world.
         num_worlds: number of worlds.
         num_workers: number of processes (at most ``num_worlds``).
+        label: what the pool's errors name (the env id).
         context: ``multiprocessing`` start method, ``None`` for the platform's default (as
             Gymnasium's ``AsyncVectorEnv``). A forked worker inherits copies of the parent's
             PyBullet clients but never calls them: it only steps the clients it connects itself.
             ``"spawn"`` and ``"forkserver"`` need the ``if __name__ == "__main__":`` guard.
     """
 
-    def __init__(self, params: Params, num_worlds: int, num_workers: int, context: str | None = None):
+    def __init__(
+        self, params: Params, num_worlds: int, num_workers: int, context: str | None = None, label: str = "Panda"
+    ):
         if not isinstance(num_workers, int) or not 1 <= num_workers <= num_worlds:
             raise ValueError(
                 f"num_workers must be None (no worker process) or an integer from 1 to num_envs ({num_worlds}); "
@@ -91,6 +103,8 @@ class WorkerPool:
         self.owner = {i: (w, j) for w, block in enumerate(self.blocks) for j, i in enumerate(block)}
         self.conns: list[Connection] = []
         self.processes: list[Any] = []
+        self.label = label
+        self.steps = 0  # step commands sent (for messages)
         self._closed = False
         try:
             for block in self.blocks:
@@ -100,23 +114,51 @@ class WorkerPool:
                 child.close()
                 self.conns.append(parent)
                 self.processes.append(process)
-            for conn in self.conns:
-                self._receive(conn)
+            for worker in range(len(self.conns)):
+                self._receive(worker, "start")
         except BaseException:
             self.close()
             raise
 
-    def _receive(self, conn: Connection) -> Any:
+    def _send(self, worker: int, command: str, payload: Any, what: str) -> None:
+        if self._closed:
+            raise ClosedEnvironmentError(f"{self.label}: its Panda worker processes are closed; make a new env.")
         try:
-            status, payload = conn.recv()
-        except EOFError:
-            raise RuntimeError(
-                "A Panda worker process exited without answering (with the 'spawn' or 'forkserver' start "
-                "method, create the env under `if __name__ == '__main__':`)."
-            ) from None
+            self.conns[worker].send((command, payload))
+        except OSError as error:  # BrokenPipeError, ConnectionResetError: the worker is gone
+            raise self._died(worker, what) from error
+
+    def _receive(self, worker: int, what: str) -> Any:
+        try:
+            status, payload = self.conns[worker].recv()
+        except (EOFError, OSError) as error:
+            raise self._died(worker, what) from error
         if status != "ok":
             raise RuntimeError(f"A Panda worker process failed:\n{payload}")
         return payload
+
+    def _died(self, worker: int, what: str) -> SimulatorError:
+        """Worker ``worker`` closed its pipe without answering: close the pool, name how the process ended."""
+        process = self.processes[worker]
+        process.join(JOIN_TIMEOUT)
+        code = process.exitcode
+        if code is None:
+            how = "stopped answering"
+        elif code < 0:
+            try:
+                how = f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exited with code {code}"
+        hint = (
+            " With the 'spawn' or 'forkserver' start method, create the env under `if __name__ == '__main__':`."
+            if what == "start" else " The env's worker processes are closed; make a new env."
+        )
+        self.close()
+        return SimulatorError(
+            f"PyBullet worker process {process.pid} died ({how}) during {what} of {self.label}.{hint}"
+        )
 
     def load(self, scenarios: dict[int, Any]) -> dict[int, dict[str, np.ndarray]]:
         """Load ``{world: scenario}``; returns ``{world: observation dict}``."""
@@ -125,23 +167,25 @@ class WorkerPool:
             worker, j = self.owner[i]
             jobs.setdefault(worker, []).append((j, scenario))
         for worker, job in jobs.items():
-            self.conns[worker].send(("load", job))
+            self._send(worker, "load", job, "a reset")
         result = {}
         for worker, job in jobs.items():
-            for (j, _), obs in zip(job, self._receive(self.conns[worker])):
+            for (j, _), obs in zip(job, self._receive(worker, "a reset")):
                 result[self.blocks[worker][j]] = obs
         return result
 
     def step(self, actions: np.ndarray) -> list[dict[str, np.ndarray]]:
         """Step every world with ``actions`` ``(num_worlds, action_size)``; the observation dicts in world order."""
-        for conn, block in zip(self.conns, self.blocks):
-            conn.send(("step", actions[block[0] : block[-1] + 1]))
-        return [obs for conn in self.conns for obs in self._receive(conn)]
+        self.steps += 1
+        what = f"step {self.steps}"
+        for worker, block in enumerate(self.blocks):
+            self._send(worker, "step", actions[block[0] : block[-1] + 1], what)
+        return [obs for worker in range(len(self.conns)) for obs in self._receive(worker, what)]
 
     def render(self) -> list[np.ndarray]:
-        for conn in self.conns:
-            conn.send(("render", None))
-        return [frame for conn in self.conns for frame in self._receive(conn)]
+        for worker in range(len(self.conns)):
+            self._send(worker, "render", None, "render")
+        return [frame for worker in range(len(self.conns)) for frame in self._receive(worker, "render")]
 
     @property
     def alive(self) -> list[bool]:
