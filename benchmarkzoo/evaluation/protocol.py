@@ -398,9 +398,16 @@ class _Run:
         self.current = None
         if self.dispatcher is not None:
             self.queue_ahead(position)
+
+        def counted(task_id: str, outcome: EpisodeOutcome, steps: int) -> None:
+            # Every backend hands each outcome here, so the provenance counts every simulator restart.
+            self.results.provenance.simulator_restarts += outcome.simulator_restarts
+            if on_episode is not None:
+                on_episode(task_id, outcome, steps)
+
         return run_task(
             task, self.policy_spec, backend=self.backend, num_envs=self.num_envs, workers=self.workers,
-            seed=self.seed, on_episode=on_episode, done=self.done[task.id], on_progress=self.on_progress,
+            seed=self.seed, on_episode=counted, done=self.done[task.id], on_progress=self.on_progress,
             ray_address=self.ray_address, dispatcher=self.dispatcher,
         )
 

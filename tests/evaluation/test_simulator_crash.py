@@ -137,6 +137,25 @@ def test_policy_errors_stay_policy_errors(signal_task):
 
 
 
+class KillOnce(KillingRandom):
+    """``KillingRandom`` as a ``file.py:Class`` policy for ``evaluate``: one kill, at the fifth ``act``."""
+
+    def __init__(self):
+        super().__init__(sumo_simulations, at=5, times=1)
+
+
+def test_evaluate_records_simulator_restarts_in_provenance(signal_task):
+    from benchmarkzoo.evaluation.protocol import evaluate
+    from benchmarkzoo.evaluation.suites import Suite
+
+    task, _, _, reference = signal_task
+    suite = Suite(name="crash-v0", description="one SUMO task", tasks=(task,))
+    results = evaluate(suite, f"{__file__}:KillOnce", num_envs=2)
+    assert results.tasks[0].status == "ok"
+    assert [e.length for e in results.tasks[0].episodes] == [o.length for o in reference]
+    assert results.provenance.simulator_restarts == 2  # both running episodes were replayed
+
+
 def test_killed_sumo_of_a_multiagent_task_is_restarted():
     pytest.importorskip("libsumo", reason="needs the traffic extra: pip install 'benchmarkzoo[traffic]'")
     task, split, plans = _task("benchmarkzoo/TrafficGrid-v0", "traffic/grid", 2, max_cycles=6)
