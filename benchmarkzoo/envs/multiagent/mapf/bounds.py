@@ -16,6 +16,7 @@ neither moving nor arriving.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -87,7 +88,9 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     return OutcomeBounds(
         max_length=max_steps, agents=n, success=True,
         objectives=(Objective("return", step=Range(min(step, 0.0), max(step, 0.0)),
-                              once=Range(min(0.0, goal - step), max(0.0, goal - step))),),
+                              once=Range(min(0.0, goal - step), max(0.0, goal - step)),
+                              # arriving replaces a step's reward: with step_reward <= 0 nobody beats goal_reward
+                              total=Range(-math.inf, max(goal, 0.0)) if step <= 0 else Range()),),
         metrics=_one_shot_metrics(n, max_steps), integer_metrics=frozenset(("cooperative_success", "makespan",
                                                                             "sum_of_costs")),
         rules=(_one_shot_rule(n, lambda a, soc: a * (goal - step) + step * soc),),
