@@ -309,3 +309,23 @@ def test_a_recomputed_forgery_is_refused_by_validate():
     forged = recompute(results.model_copy(update={"tasks": tasks}))
     with pytest.raises(SubmissionError, match=r"^task maze-test, episode 0: return 1000000.0 is outside \["):
         validate(forged)
+
+
+# ---- users see the bounds ------------------------------------------------------------------------
+
+
+def test_info_shows_the_outcome_bounds():
+    from click.testing import CliRunner
+
+    from benchmarkzoo.cli import cli
+
+    runner = CliRunner()
+    table = runner.invoke(cli, ["info", "MAPF-v0"])
+    assert table.exit_code == 0, table.output
+    assert "outcome_bounds" in table.stdout and "length: 1..128 steps" in table.stdout
+    assert "sum_of_costs" in table.stdout and "agents: 8" in table.stdout
+    data = json.loads(runner.invoke(cli, ["info", "Maze-v0", "--json"]).stdout)["outcome_bounds"]
+    assert data["max_length"] == 200 and data["success"] is True
+    assert data["objectives"] == [{"name": "return", "step": [-0.01, -0.01], "once": [0.0, 1.01],
+                                   "total": [None, None]}]
+    assert data["rules"][0].startswith("success iff the episode terminated at the goal")
