@@ -20,16 +20,23 @@ from benchmarkzoo.evaluation.results import Episode, TaskResult
 from benchmarkzoo.evaluation.suites import Task
 from benchmarkzoo.leaderboard.validate import SubmissionError
 from benchmarkzoo.registration import EnvSpec
-from benchmarkzoo.scenario_sets import load_set
+from benchmarkzoo.scenario_sets import Split, load_set
 
 
-def task_bounds(task: Task, spec: EnvSpec) -> OutcomeBounds:
-    """The bounds of ``task``'s episodes: the env made as the task makes it (runner.make_task_env's kwargs)."""
-    split = load_set(task.scenario_set).split(task.split)
+def task_bounds(task: Task, spec: EnvSpec, split: Split | None = None) -> OutcomeBounds:
+    """The bounds of ``task``'s episodes: the env made as the task makes it (runner.make_task_env's kwargs).
+
+    ``split`` is the task's scenario split when the caller has loaded it already (parsing a set costs more
+    than checking its episodes).
+    """
+    if split is None:
+        split = load_set(task.scenario_set).split(task.split)
     return spec.bounds({**split.env_kwargs(), **task.env_kwargs})
 
 
-def check_plausible(where: str, task: Task, spec: EnvSpec, task_result: TaskResult) -> None:
+def check_plausible(
+    where: str, task: Task, spec: EnvSpec, task_result: TaskResult, split: Split | None = None
+) -> None:
     """Raise :class:`SubmissionError` naming the task, episode, value and bound of the first implausible outcome.
 
     Args:
@@ -37,8 +44,9 @@ def check_plausible(where: str, task: Task, spec: EnvSpec, task_result: TaskResu
         task: the suite's task (trusted).
         spec: the task's env spec (trusted).
         task_result: the submission's outcomes of the task (untrusted; returns already shaped as the kind's).
+        split: the task's scenario split, if loaded already.
     """
-    bounds = task_bounds(task, spec)
+    bounds = task_bounds(task, spec, split)
     for episode in task_result.episodes:
         reason = episode_problem(spec, bounds, episode)
         if reason is not None:
@@ -61,7 +69,8 @@ def episode_problem(spec: EnvSpec, bounds: OutcomeBounds, episode: Episode) -> s
     """Why ``episode`` cannot be an episode of ``spec`` under ``bounds``, or ``None``."""
     length, limit = episode.length, bounds.max_length
     if length < 1 or (limit is not None and length > limit):
-        return f"length {length} is outside [1, {limit if limit is not None else 'inf'}], {spec.id}'s step limit"
+        shown = str(length) if abs(length) < 10**30 else f"{str(length)[:12]}... ({len(str(length))} digits)"
+        return f"length {shown} is outside [1, {limit if limit is not None else 'inf'}], {spec.id}'s step limit"
     returns = _returns(spec, episode)
     agents, objectives = returns.shape
     if objectives != len(bounds.objectives):

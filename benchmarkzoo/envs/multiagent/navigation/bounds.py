@@ -4,10 +4,12 @@
 ``- collision_penalty * collided + goal_reward * arrived`` (MO: progress, ``-(a_0^2 + a_1^2) / 2``
 in ``[-1, 0]``, ``-collided``); ``state.collisions += collided.sum(axis=0)`` counts the same
 collisions. A move is at most ``max_speed * dt`` (velocities are clipped to ``max_speed``), so
-progress per step lies in ``[-max_speed * dt, max_speed * dt]``; over an episode progress
-telescopes to ``d_0 - d_L <= d_0``, at most the arena's diagonal (starts and goals lie in the
-square ``[-arena_size, arena_size]^2``). A robot arrives once and then leaves; the episode ends
-before the limit only when every robot arrived (``cooperative_success``, the episode's success).
+progress per step lies in ``[-max_speed * dt, max_speed * dt]`` (walls, the safety filter and
+collisions only shorten or cancel moves); over an episode progress telescopes to ``d_0 - d_L``,
+within plus or minus the arena's diagonal (robots, starts and goals stay in the square
+``[-arena_size, arena_size]^2``: a move that would leave it stops at the wall). A robot arrives
+once and then leaves; the episode ends before the limit only when every robot arrived
+(``cooperative_success``, the episode's success).
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
             return reason
         # The team return is progress_reward * (progress summed) - penalty * collisions + goal * arrivals.
         fixed = goal * arrived - penalty * o.metrics["collisions"]
-        span = Range(-n * per_step * o.length, n * abs(progress) * diagonal)
+        span = Range(-n * abs(progress) * min(diagonal, move * o.length), n * abs(progress) * diagonal)
         allowed = Range(fixed + span.low, fixed + span.high)
         if not allowed.contains(float(o.team[0])):
             return (f"the team return {float(o.team[0])!r} lies outside {allowed}: {arrived} arrivals and "
@@ -97,7 +99,7 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
 
     return OutcomeBounds(
         max_length=max_steps, agents=n, success=True,
-        objectives=(Objective("progress", step=Range(-move, move), total=Range(-math.inf, diagonal)),
+        objectives=(Objective("progress", step=Range(-move, move), total=Range(-diagonal, diagonal)),
                     Objective("energy", step=Range(-1.0, 0.0)), Objective("collision", step=Range(-1.0, 0.0))),
         metrics=_metrics(n, max_steps), integer_metrics=frozenset(("cooperative_success", "collisions")),
         rules=(Rule("success is cooperative_success (every robot arrived), the only early end; the collision "

@@ -6,7 +6,9 @@ terminates on the first step with ``d < threshold`` (``is_success``) and nothing
 episode early. So a failed episode lasted the step limit with ``d >= threshold`` on every step,
 and a successful one had ``d >= threshold`` on every step but its last: the sparse return is
 ``-(L - 1)`` or ``-L`` exactly, the dense one at most ``-(L - 1) * threshold`` or
-``-L * threshold``. Goals are clipped to ``[-OBS_BOUND, OBS_BOUND]`` per entry, which bounds ``d``.
+``-L * threshold``. (A distance of exactly ``threshold`` pays 0 without success; with distances
+computed in float64 from float32 goals that tie is not met in practice, and is not allowed for.)
+Goals are clipped to ``[-OBS_BOUND, OBS_BOUND]`` per entry, which bounds ``d``.
 """
 
 from __future__ import annotations
