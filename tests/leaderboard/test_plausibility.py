@@ -330,3 +330,19 @@ def test_info_shows_the_outcome_bounds():
     assert data["objectives"] == [{"name": "return", "step": [-0.01, -0.01], "once": [0.0, 1.01],
                                    "total": [None, None]}]
     assert data["rules"][0].startswith("success iff the episode terminated at the goal")
+
+
+def test_the_submission_s_own_env_spec_loosens_nothing(maze):
+    """Bounds come from the suite's task and the registry, never from what the file says it ran."""
+    task, spec, result = maze
+    claimed = {**result.env_spec, "max_episode_steps": 10**6, "kwargs": {**result.env_spec["kwargs"],
+                                                                         "goal_reward": 1e6}}
+    forged = result.model_copy(update={"env_spec": claimed})
+    message = _refusal(task, spec, forged, 0, episode_return=1e6 - 0.01 * (result.episodes[0].length - 1))
+    assert "is outside [" in message and "benchmarkzoo/Maze-v0's episode of" in message
+
+
+def test_wrong_number_of_objectives_is_refused(treasure):
+    assert "the return has 3 objectives; benchmarkzoo/MO-Treasure-v0 has 2" in _refusal(
+        *treasure, 0, episode_return=[1.0, -1.0, 0.0]
+    )
