@@ -36,16 +36,14 @@ def close(a: float, b: float) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class Range:
-    """A closed interval ``[low, high]``; infinite ends are unbounded."""
+    """A closed interval ``[low, high]``; infinite ends are unbounded, ``low > high`` is empty."""
 
     low: float = -INF
     high: float = INF
 
-    def __post_init__(self) -> None:
-        if not self.low <= self.high:
-            raise ValueError(f"Range needs low <= high; got [{self.low}, {self.high}].")
-
     def contains(self, value: float) -> bool:
+        if self.low > self.high:
+            return False
         ends = [abs(x) for x in (self.low, self.high) if math.isfinite(x)]
         slack = ABS_TOL + REL_TOL * max(ends, default=0.0)
         return self.low - slack <= value <= self.high + slack
@@ -65,6 +63,9 @@ class Range:
         return [None if self.low == -INF else self.low, None if self.high == INF else self.high]
 
     def __str__(self) -> str:
+        if self.low > self.high:
+            return "[] (empty)"
+
         def end(x: float) -> str:
             return "inf" if x == INF else "-inf" if x == -INF else f"{x:.12g}"
 
@@ -92,9 +93,7 @@ class Objective:
 
     def episode(self, length: int) -> Range:
         """The range of this objective's return over an episode of ``length`` steps."""
-        span = self.step.scaled(length) + self.once
-        low, high = max(span.low, self.total.low), min(span.high, self.total.high)
-        return Range(low, high) if low <= high else Range(low, low)  # an empty range: only `low` would pass
+        return (self.step.scaled(length) + self.once).intersect(self.total)  # empty: no such episode exists
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "step": self.step.to_json(), "once": self.once.to_json(),
