@@ -46,6 +46,11 @@ def check_plausible(
         task_result: the submission's outcomes of the task (untrusted; returns already shaped as the kind's).
         split: the task's scenario split, if loaded already.
     """
+    if spec.outcome_bounds is None:  # a third-party env registered without them: nothing to check against
+        raise SubmissionError(
+            f"{where}: {spec.id} declares no outcome_bounds, so its outcomes cannot be checked; register the env "
+            "with outcome_bounds='module:function' (see ARCHITECTURE.md, Outcome bounds)."
+        )
     bounds = task_bounds(task, spec, split)
     for episode in task_result.episodes:
         reason = episode_problem(spec, bounds, episode)

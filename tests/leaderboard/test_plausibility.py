@@ -346,3 +346,11 @@ def test_wrong_number_of_objectives_is_refused(treasure):
     assert "the return has 3 objectives; benchmarkzoo/MO-Treasure-v0 has 2" in _refusal(
         *treasure, 0, episode_return=[1.0, -1.0, 0.0]
     )
+
+
+def test_an_env_without_bounds_is_refused_not_crashed(maze):
+    import dataclasses
+
+    task, spec, result = maze
+    with pytest.raises(SubmissionError, match=r"^task maze-test: benchmarkzoo/Maze-v0 declares no outcome_bounds"):
+        check_plausible("task maze-test", task, dataclasses.replace(spec, outcome_bounds=None), result)
