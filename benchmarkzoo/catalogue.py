@@ -24,6 +24,7 @@ register(
     description="Reach the goal of a procedurally generated grid maze from an egocentric partial view.",
     baseline=f"{_MAZE}.baseline:ShortestPathPolicy",
     scenario_sets=("gridworld/maze", "gridworld/maze-obstacles", "gridworld/maze-rooms"),
+    outcome_bounds=f"{_MAZE}.bounds:bounds",
 )
 
 _TREASURE = "benchmarkzoo.envs.gridworld.treasure"
@@ -43,6 +44,7 @@ register(
     description="Deep-sea treasure on generated seabeds: treasure value vs time, with an exact Pareto front.",
     baseline=f"{_TREASURE}.baseline:LinearWeightPlanner",
     scenario_sets=("gridworld/treasure",),
+    outcome_bounds=f"{_TREASURE}.bounds:bounds",
 )
 
 _QUAD = "benchmarkzoo.envs.control.quadrotor"
@@ -61,6 +63,7 @@ register(
     description="Recover and hold a hover with a quadrotor of randomized mass, inertia and motors.",
     baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
     scenario_sets=("control/quadrotor-hover",),
+    outcome_bounds=f"{_QUAD}.bounds:bounds",
 )
 register(
     "benchmarkzoo/Quadrotor-Goal-v0",
@@ -73,6 +76,7 @@ register(
     description="Fly a quadrotor of randomized mass, inertia and motors to a goal and stop there.",
     baseline=f"{_QUAD}.baseline:CascadedPIDPolicy",
     scenario_sets=("control/quadrotor-goal",),
+    outcome_bounds=f"{_QUAD}.bounds:bounds",
 )
 register(
     "benchmarkzoo/MO-Quadrotor-v0",
@@ -86,6 +90,7 @@ register(
     description="Fly a quadrotor of randomized mass, inertia and motors towards a goal: progress vs energy.",
     baseline=f"{_QUAD}.baseline:WeightedPIDPolicy",
     scenario_sets=("control/mo-quadrotor",),
+    outcome_bounds=f"{_QUAD}.bounds:mo_bounds",
 )
 
 _MAZE_KEYS = "benchmarkzoo.envs.gridworld.maze_keys"
@@ -106,6 +111,7 @@ register(
     description="Fetch a key to open the locked door to the goal of a generated maze, from an egocentric view.",
     baseline=f"{_MAZE_KEYS}.baseline:KeyDoorPlanner",
     scenario_sets=("gridworld/maze-keys",),
+    outcome_bounds=f"{_MAZE_KEYS}.bounds:bounds",
 )
 
 _MAPF = "benchmarkzoo.envs.multiagent.mapf"
@@ -128,6 +134,7 @@ register(
     description="Grid multi-agent pathfinding from partial views: every agent to its goal, conflicts blocked.",
     baseline=f"{_MAPF}.baseline:PrioritizedPlanningPolicy",
     scenario_sets=("multiagent/mapf",),
+    outcome_bounds=f"{_MAPF}.bounds:bounds",
 )
 
 register_generator("mapf/lifelong", f"{_MAPF}.generator:LifelongMapfGenerator")
@@ -150,6 +157,7 @@ register(
     description="Lifelong grid MAPF: a new goal on every arrival; throughput (goals per step) by the time limit.",
     baseline=f"{_MAPF}.baseline:LifelongPlanningPolicy",
     scenario_sets=("multiagent/mapf-lifelong",),
+    outcome_bounds=f"{_MAPF}.bounds:lifelong_bounds",
 )
 
 register(
@@ -166,6 +174,7 @@ register(
     description="Grid MAPF with per-agent vector rewards: arrival vs energy (moves) vs waiting (steps not moving).",
     baseline=f"{_MAPF}.baseline:PrioritizedPlanningPolicy",
     scenario_sets=("multiagent/mapf",),
+    outcome_bounds=f"{_MAPF}.bounds:mo_bounds",
 )
 
 _PANDA = "benchmarkzoo.envs.robotics.panda"
@@ -221,6 +230,7 @@ for _task, _generator, _set, _what, _steps in (
             description=_what if _reward == "sparse" else _what.replace(" (PyBullet)", ", dense reward (PyBullet)"),
             baseline=f"{_PANDA}.baseline:PandaExpert",
             scenario_sets=(_set,),
+            outcome_bounds=f"{_PANDA}.bounds:bounds",
         )
 
 # Joint control (seven joint position changes, and the gripper where it is free); no baseline:
@@ -242,6 +252,7 @@ for _task, _generator, _set in (
         + (" and the gripper" if _task == "PickAndPlace" else "")
         + " (PyBullet).",
         scenario_sets=(_set,),
+        outcome_bounds=f"{_PANDA}.bounds:bounds",
     )
 
 _TRAFFIC = "benchmarkzoo.envs.traffic"
@@ -263,6 +274,7 @@ register(
     description="Choose the green phase of one signalized intersection simulated by SUMO, with min green and yellow.",
     baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/single-intersection",),
+    outcome_bounds=f"{_TRAFFIC}.bounds:signal_bounds",
 )
 register(
     "benchmarkzoo/TrafficGrid-v0",
@@ -276,6 +288,7 @@ register(
     description="Coordinate the signals of a generated SUMO grid, spider or random network, one agent per signal.",
     baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/grid", "traffic/spider", "traffic/random-network"),
+    outcome_bounds=f"{_TRAFFIC}.bounds:grid_bounds",
 )
 register_generator("traffic/routing", f"{_TRAFFIC}.routing.generator:RoutingGenerator")
 register(
@@ -289,6 +302,7 @@ register(
     description="Connected autonomous vehicles choose among k routes at departure on a SUMO grid among human drivers.",
     baseline=f"{_TRAFFIC}.routing.baseline:ShortestPathPolicy",
     scenario_sets=("traffic/routing",),
+    outcome_bounds=f"{_TRAFFIC}.bounds:routing_bounds",
 )
 register(
     "benchmarkzoo/MO-TrafficSignal-v0",
@@ -302,6 +316,7 @@ register(
     description="One SUMO signalized intersection with two objectives: vehicles' waiting time and their CO2.",
     baseline=f"{_TRAFFIC}.signal.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/single-intersection",),
+    outcome_bounds=f"{_TRAFFIC}.bounds:mo_signal_bounds",
 )
 
 register(
@@ -316,6 +331,7 @@ register(
     description="TrafficGrid-v0 with per-signal vector rewards: waiting time and CO2 on each signal's own lanes.",
     baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
     scenario_sets=("traffic/grid",),
+    outcome_bounds=f"{_TRAFFIC}.bounds:mo_grid_bounds",
 )
 
 register_generator("traffic/resco", f"{_TRAFFIC}.resco:RESCOGenerator")
@@ -343,6 +359,7 @@ for _network, _what in (
         description=f"RESCO real-world signal control: {_what}, one agent per signal.",
         baseline=f"{_TRAFFIC}.grid.baseline:MaxPressurePolicy",
         scenario_sets=(f"traffic/resco-{_network}",),
+        outcome_bounds=f"{_TRAFFIC}.bounds:grid_bounds",
     )
 
 _NAV = "benchmarkzoo.envs.multiagent.navigation"
@@ -360,6 +377,7 @@ register(
     description="Continuous multi-robot navigation among circular obstacles, holonomic or unicycle robots.",
     baseline=f"{_NAV}.baseline:PotentialFieldPolicy",
     scenario_sets=("multiagent/navigation",),
+    outcome_bounds=f"{_NAV}.bounds:bounds",
 )
 
 register(
@@ -373,6 +391,7 @@ register(
     description="Navigation-v0 with per-robot vector rewards: progress to the goal, energy, collisions.",
     baseline=f"{_NAV}.baseline:PotentialFieldPolicy",
     scenario_sets=("multiagent/mo-navigation",),
+    outcome_bounds=f"{_NAV}.bounds:mo_bounds",
 )
 
 _FORAGING = "benchmarkzoo.envs.multiagent.foraging"
@@ -391,6 +410,7 @@ register(
     description="Level-based foraging: agents with levels collect food that needs enough of them loading at once.",
     baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
     scenario_sets=("multiagent/foraging",),
+    outcome_bounds=f"{_FORAGING}.bounds:bounds",
 )
 register(
     "benchmarkzoo/MO-Foraging-v0",
@@ -403,6 +423,7 @@ register(
     description="Level-based foraging with one objective per food type (per-agent vector rewards).",
     baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
     scenario_sets=("multiagent/mo-foraging",),
+    outcome_bounds=f"{_FORAGING}.bounds:mo_bounds",
 )
 
 _COMBAT = "benchmarkzoo.envs.multiagent.combat"
@@ -421,6 +442,7 @@ register(
     description="StarCraft-micro style combat: units with health, range and cooldown against a scripted army.",
     baseline=f"{_COMBAT}.baseline:FocusFirePolicy",
     scenario_sets=("multiagent/micro-combat",),
+    outcome_bounds=f"{_COMBAT}.bounds:bounds",
 )
 
 _RPS = "benchmarkzoo.envs.multiagent.rps"
@@ -438,6 +460,7 @@ register(
     description="Repeated rock-paper-scissors against a population of 25 scripted bots (constant to adaptive).",
     baseline=f"{_RPS}.baseline:PatternMatchingPolicy",
     scenario_sets=("multiagent/rps-population",),
+    outcome_bounds=f"{_RPS}.bounds:population_bounds",
 )
 
 register_generator("rps/self-play", f"{_RPS}.generator:RPSSelfPlayGenerator")
@@ -453,4 +476,5 @@ register(
     description="Two-player repeated rock-paper-scissors for self-play: RPSPopulation's game, zero-sum.",
     baseline=f"{_RPS}.baseline:PatternMatchingPolicy",
     scenario_sets=("multiagent/rps-self-play",),
+    outcome_bounds=f"{_RPS}.bounds:self_play_bounds",
 )

@@ -177,6 +177,17 @@ def _env_details(spec: registration.EnvSpec) -> dict[str, Any]:
     return details
 
 
+def _outcome_bounds(spec: registration.EnvSpec) -> tuple[dict[str, Any] | None, list[str]]:
+    """The spec's outcome bounds as JSON and as lines of text (what the leaderboard checks every episode against)."""
+    if spec.outcome_bounds is None:
+        return None, ["none declared"]
+    try:
+        bounds = spec.bounds()
+    except (ImportError, BenchmarkZooError, ValueError) as error:  # info about the env is still useful without them
+        return {"error": str(error)}, [f"unavailable: {error}"]
+    return bounds.to_json(), bounds.describe()
+
+
 def _scenario_set_summaries(spec: registration.EnvSpec) -> dict[str, Any]:
     from benchmarkzoo import scenario_sets
 
@@ -199,12 +210,13 @@ def _scenario_set_summaries(spec: registration.EnvSpec) -> dict[str, Any]:
 @click.argument("env_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def info_command(env_id: str, as_json: bool) -> None:
-    """Show an env: its spec, spaces, reward range, scenario sets and version history."""
+    """Show an env: its spec, spaces, reward range, outcome bounds, scenario sets and version history."""
     spec = registration.spec(env_id)
     details = _env_details(spec)
     sets = _scenario_set_summaries(spec)
+    bounds, bounds_text = _outcome_bounds(spec)
     if as_json:
-        _echo_json({"spec": spec.to_dict(), **details, "scenario_sets": sets})
+        _echo_json({"spec": spec.to_dict(), **details, "outcome_bounds": bounds, "scenario_sets": sets})
         return
     console = _console()
     table = _table(spec.id, "field", "value", wrap=("value",))
@@ -215,6 +227,7 @@ def info_command(env_id: str, as_json: bool) -> None:
             value = details[key]  # per-agent spaces of parallel kinds come as a dict
             text = "\n".join(f"{a}: {v}" for a, v in value.items()) if isinstance(value, dict) else str(value)
             table.add_row(key, text)
+    table.add_row("outcome_bounds", "\n".join(bounds_text))
     console.print(table)
     if sets:
         split_table = _table("scenario sets", "set", "version", "split", "generator", "kwargs", "scenarios",

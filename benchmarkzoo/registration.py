@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import gymnasium as gym
 
+from benchmarkzoo.core.bounds import OutcomeBounds
 from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError
 from benchmarkzoo.core.extras import EXTRA_MODULES, missing_modules
 from benchmarkzoo.generators.base import Generator
@@ -45,6 +46,9 @@ class EnvSpec:
         description: one line.
         baseline: ``"module:Class"`` of the reference policy, or ``None``.
         scenario_sets: scenario-set names under ``scenarios/``, e.g. ``("gridworld/maze",)``.
+        outcome_bounds: ``"module:function"`` that returns the :class:`~benchmarkzoo.core.bounds.OutcomeBounds`
+            of the env's episodes (see :meth:`bounds`). It locates code, so it is not part of
+            :meth:`to_dict`, which results files record, nor of equality (a spec round-trips through JSON).
     """
 
     id: str
@@ -58,6 +62,7 @@ class EnvSpec:
     description: str
     baseline: str | None = None
     scenario_sets: tuple[str, ...] = ()
+    outcome_bounds: str | None = dataclasses.field(default=None, compare=False)  # code, not identity
 
     @property
     def has_native_vector(self) -> bool:
@@ -70,6 +75,7 @@ class EnvSpec:
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
+        del data["outcome_bounds"]
         data["extras"] = list(self.extras)
         data["scenario_sets"] = list(self.scenario_sets)
         data["native_vector"] = self.has_native_vector
@@ -81,6 +87,22 @@ class EnvSpec:
     def load_entry_point(self) -> Callable[..., Any]:
         self.require_extras()
         return load(self.entry_point)
+
+    def bounds(self, kwargs: dict[str, Any] | None = None) -> OutcomeBounds:
+        """What an episode of this env made with ``kwargs`` (over the spec's) can produce.
+
+        The step limit is ``kwargs``' ``max_episode_steps`` (``max_cycles`` for parallel kinds),
+        else the spec's. Nothing is simulated; only the env's modules are imported.
+        """
+        if self.outcome_bounds is None:
+            raise ValueError(
+                f"{self.id} declares no outcome_bounds; register it with outcome_bounds='module:function'."
+            )
+        merged = {**self.kwargs, **(kwargs or {})}
+        limit_key = "max_episode_steps" if self.kind in ("single", "mo") else "max_cycles"
+        limit = merged.pop(limit_key, self.max_episode_steps)
+        merged.pop("max_episode_steps", None)
+        return load(self.outcome_bounds)(merged, limit)
 
     def require_extras(self) -> None:
         """Raise :class:`MissingExtraError` naming the first extra this env needs that is missing."""
@@ -118,6 +140,7 @@ def register(
     extras: tuple[str, ...] = (),
     baseline: str | None = None,
     scenario_sets: tuple[str, ...] = (),
+    outcome_bounds: str | None = None,
 ) -> EnvSpec:
     """Add an env to the registry (and to Gymnasium's or PettingZoo's, by kind)."""
     if not _ID_PATTERN.match(id):
@@ -135,6 +158,7 @@ def register(
         id=id, kind=kind, family=family, entry_point=entry_point, vector_entry_point=vector_entry_point,
         max_episode_steps=max_episode_steps, kwargs=dict(kwargs or {}), extras=tuple(extras),
         description=description, baseline=baseline, scenario_sets=tuple(scenario_sets),
+        outcome_bounds=outcome_bounds,
     )
     json.dumps(spec.kwargs)  # specs must serialize: name generators by string, never pass instances
     _ENVS[id] = spec

@@ -138,6 +138,9 @@ def validate(results: Results) -> None:
         if (result.score, result.multi_objective) != (task.score, task.multi_objective):
             raise SubmissionError(f"{where}: the score or multi-objective settings differ from the suite's.")
         _check_returns(where, spec, result.episodes)
+        from benchmarkzoo.leaderboard.plausibility import check_plausible  # it imports SubmissionError from here
+
+        check_plausible(where, task, spec, result, split)
         fronts = pareto_fronts(task, split, [e.scenario_seed for e in result.episodes])
         if not _close(result.pareto_fronts, fronts):
             raise SubmissionError(f"{where}: the recorded Pareto fronts are not the env's exact fronts.")

@@ -48,7 +48,8 @@ REFUSALS = {
     "task-mean": (_set("tasks.0.aggregates.mean", lambda m: m + 0.1), "aggregates do not match"),
     "suite-iqm": (_set("aggregates.iqm", lambda m: m + 0.05), "aggregates do not match"),
     "suite-ci": (_set("aggregates.iqm_ci", lambda ci: [ci[0], ci[1] + 0.01]), "aggregates do not match"),
-    "raw-return": (_set("tasks.1.episodes.3.return", lambda r: r + 1.0), "aggregates do not match"),
+    # Plausibility refuses a forged raw return before the aggregates are recomputed (the Maze rule fixes it).
+    "raw-return": (_set("tasks.1.episodes.3.return", lambda r: r + 1.0), "task maze-ood, episode 3: return"),
     "episode-seed": (_set("tasks.0.episodes.4.seed", lambda s: s + 1), "episode 4: the protocol (seed 0) prescribes"),
     "scenario-seed": (_set("tasks.0.episodes.2.scenario_seed", 0), "episode 2: the protocol"),
     "scenario-hash": (_set("tasks.1.episodes.5.scenario_hash", "ab" * 32), "episode 5: scenario hash abababababab"),

@@ -1,0 +1,44 @@
+"""Outcome bounds of RPSPopulation-v0 and RPSSelfPlay-v0 (see :mod:`benchmarkzoo.core.bounds`).
+
+``sim.py`` ``payoff``: every round pays +1, 0 or -1 (zero-sum between the two players of
+RPSSelfPlay-v0); nothing terminates an episode, which lasts the step limit. ``info["bot_move"]``
+is a move (0, 1, 2); ``exploitability`` is the per-round return of a best response to the
+empirical move frequencies, ``max_m (p_beaten_by_m - p_beating_m)``, in ``[0, 1]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from benchmarkzoo.core.bounds import Objective, Outcome, OutcomeBounds, Range, Rule, fixed_length
+
+_ROUND = Objective("return", step=Range(-1.0, 1.0))
+
+
+def _whole(o: Outcome) -> str | None:
+    if not np.array_equal(o.returns, np.round(o.returns)):
+        return f"returns {o.returns.ravel().tolist()} are not whole numbers of rounds"
+    return None
+
+
+_WHOLE = Rule("returns are whole numbers (+1, 0 or -1 a round)", _whole)
+
+
+def population_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
+    """RPSPopulation-v0."""
+    return OutcomeBounds(
+        max_length=max_steps, objectives=(_ROUND,),
+        metrics={"bot_move": Range(0.0, 2.0), "exploitability": Range(0.0, 1.0)},
+        integer_metrics=frozenset(("bot_move",)), rules=(fixed_length("rock-paper-scissors never terminates"), _WHOLE),
+    )
+
+
+def self_play_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
+    """RPSSelfPlay-v0: two players, zero-sum."""
+    return OutcomeBounds(
+        max_length=max_steps, agents=2, objectives=(_ROUND,),
+        team=(Objective("return", step=Range(0.0, 0.0), total=Range(0.0, 0.0)),),
+        rules=(fixed_length("rock-paper-scissors never terminates"), _WHOLE),
+    )
