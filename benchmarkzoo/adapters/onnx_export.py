@@ -145,6 +145,7 @@ def _sb3_actor(model: Any, torch: Any) -> Any:
 
         return QValues()
     if isinstance(model, sb3.SAC | sb3.TD3 | sb3.DDPG) and isinstance(action_space, spaces.Box):
+        sac = isinstance(model, sb3.SAC)
         low = torch.as_tensor(action_space.low, dtype=torch.float32)
         high = torch.as_tensor(action_space.high, dtype=torch.float32)
 
@@ -157,7 +158,8 @@ def _sb3_actor(model: Any, torch: Any) -> Any:
 
             def forward(self, *tensors):
                 obs = observation(tensors)
-                squashed = self.actor(obs, deterministic=True) if isinstance(model, sb3.SAC) else self.actor(obs)
+                # SAC: the squashed Gaussian's mode, tanh(mean) (its forward goes through a distribution object)
+                squashed = torch.tanh(self.actor.get_action_dist_params(obs)[0]) if sac else self.actor(obs)
                 return self.low + 0.5 * (squashed + 1.0) * (self.high - self.low)  # SB3's unscale_action
 
         return Squashed()
