@@ -14,10 +14,19 @@ needs onnxscript) with a dynamic batch axis and ``external_data=False``, so the 
 the one file. The SB3 zip is unpickled to do this: export only models you trust. The ``.onnx`` it
 writes is data, safe for anyone to evaluate.
 
-An RLlib (new API stack) torch policy exports the same way: wrap the ``RLModule`` so that
-``forward(*observations)`` returns ``module.forward_inference({"obs": obs})["action_dist_inputs"]``
-(the logits or, for ``Box`` actions, the means followed by the log-stds: keep the first
-``prod(shape)`` columns), then call :func:`export_module` with the env's observation space.
+An RLlib (new API stack) torch policy exports through :func:`export_module` too; there is no
+helper for it yet and these steps are untested (the SB3 path is): restore the module
+(``RLlibPolicy(checkpoint).module``, i.e. ``RLModule.from_checkpoint``) and wrap it in a torch
+module whose ``forward(*observations)``
+
+1. flattens each input to ``(B, -1)`` float32 and concatenates them in the ``Dict``'s key order,
+   which is what RLlib's ``FlattenObservations`` connector feeds the module (``Box`` parts; a
+   discrete part is one-hot encoded there);
+2. returns ``module.forward_inference({"obs": flat})["action_dist_inputs"]``: the logits for
+   discrete actions; for ``Box`` actions its first ``prod(shape)`` columns (the means, before the
+   log-stds), rescaled ``low + (mean + 1) / 2 * (high - low)`` as RLlib's ``normalize_actions`` does;
+
+then ``export_module(wrapper, env.single_observation_space, "policy.onnx", metadata)``.
 """
 
 from __future__ import annotations
@@ -83,6 +92,7 @@ def export_module(module: Any, observation_space: spaces.Space, out: str | Path,
         )
     _name_inputs(program.model, [name for name, _ in inputs])
     model = program.model_proto
+    _strip_trace(model)
     for key, value in sorted(metadata.items()):
         entry = model.metadata_props.add()
         entry.key, entry.value = key, value
@@ -90,6 +100,19 @@ def export_module(module: Any, observation_space: spaces.Space, out: str | Path,
     out = Path(out)
     atomic_write_bytes(out, model.SerializeToString())
     return out
+
+
+def _strip_trace(model: Any) -> None:
+    """Drop the exporter's per-node metadata (stack traces with absolute paths and line numbers, module scopes).
+
+    They make the bytes, and so the content hash a results file cites, depend on where and from which
+    revision of this file the export ran; without them the same weights give the same file.
+    """
+    graph = model.graph
+    parts = [*graph.node, *graph.input, *graph.output, *graph.value_info, *graph.initializer, graph, model]
+    for part in parts:
+        if hasattr(part, "metadata_props"):
+            del part.metadata_props[:]
 
 
 def _name_inputs(model: Any, names: list[str]) -> None:

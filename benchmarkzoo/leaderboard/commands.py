@@ -57,6 +57,8 @@ def add_command(
     from benchmarkzoo.leaderboard.store import add
 
     if not verify:
+        if policy is not None or trust_policy_code:
+            raise click.UsageError("--policy and --trust-policy-code go with --verify.")
         for file in files:
             click.echo(f"{file}: stored as {add(file, root)}")
         return
