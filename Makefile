@@ -36,23 +36,26 @@ run: install
 	$(BIN)/benchmarkzoo leaderboard build --root results/leaderboard
 
 # Regenerate the committed reference entries: random and baseline on every shipped suite, then the
-# reference SB3 policies under leaderboard/policies/ (trained by leaderboard/policies/train.py).
+# reference SB3 policies under leaderboard/policies/ (trained by leaderboard/policies/train.py), each
+# entry added only once `leaderboard add --verify` has replayed episodes of it.
 leaderboard: install
-	rm -rf leaderboard/submissions
+	rm -rf leaderboard/submissions leaderboard/models leaderboard/verification
 	for suite in $$($(BIN)/benchmarkzoo suites list --names); do \
 	  for policy in random baseline; do \
 	    rm -f results/$$suite-$$policy.json && \
 	    $(BIN)/benchmarkzoo evaluate --suite $$suite --policy $$policy --out results/$$suite-$$policy.json && \
-	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
+	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --verify || exit 1; \
 	  done; \
 	done
-	# the reference SB3 policies (leaderboard/policies/README.md; needs the sb3 extra)
+	# the reference SB3 policies, exported to ONNX and evaluated as data (leaderboard/policies/README.md)
 	for entry in quickstart-v0:ppo-maze marl-v0:ppo-mapf mo-v0:ppo-treasure; do \
 	  suite=$${entry%%:*}; policy=$${entry#*:}; \
 	  rm -f results/$$suite-$$policy.json && \
-	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy sb3:leaderboard/policies/$$policy.zip \
+	  $(BIN)/benchmarkzoo export-onnx leaderboard/policies/$$policy.zip leaderboard/policies/$$policy.onnx && \
+	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/$$policy.onnx \
 	    --out results/$$suite-$$policy.json && \
-	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
+	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --verify \
+	    --policy leaderboard/policies/$$policy.onnx || exit 1; \
 	done
 	$(BIN)/benchmarkzoo leaderboard build
 

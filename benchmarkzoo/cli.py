@@ -87,6 +87,7 @@ class _TopGroup(_Group):
         "evaluate": "benchmarkzoo.evaluation.commands:evaluate_command",
         "suites": "benchmarkzoo.evaluation.commands:suites_group",
         "leaderboard": "benchmarkzoo.leaderboard.commands:leaderboard_group",
+        "export-onnx": "benchmarkzoo.adapters.onnx_export:export_onnx_command",
     }
 
 

@@ -141,7 +141,8 @@ def _stopped(error, out: Path | None) -> str:
 @click.option("--suite", "suite_name", required=True, help="Suite name (benchmarkzoo suites list) or YAML path.")
 @click.option(
     "--policy", "policy_spec", required=True,
-    help="random | baseline | module:callable | file.py:callable | sb3:MODEL.zip | rllib:CHECKPOINT_DIR. "
+    help="random | baseline | onnx:MODEL.onnx | module:callable | file.py:callable | sb3:MODEL.zip | "
+    "rllib:CHECKPOINT_DIR. onnx: is data (run by onnxruntime), the kind a leaderboard can replay. "
     "WARNING: sb3: and rllib: load pickled Python objects, which runs code from the file; "
     "load only models you trust, never one that came with a leaderboard submission.",
 )

@@ -36,7 +36,7 @@ class Policy:
 
     Attributes:
         name: shown in results and on the leaderboard.
-        kind: ``random``, ``baseline``, ``callable``, ``sb3``, ``rllib``.
+        kind: ``random``, ``baseline``, ``callable``, ``sb3``, ``rllib``, ``onnx``.
         source: the file a hash is taken of (a checkpoint, a script), if any.
     """
 
@@ -192,7 +192,14 @@ def _load_rllib(path: str) -> Policy:
     return load_rllib_policy(path)
 
 
-LOADERS: dict[str, Callable[[str], Policy]] = {"sb3": _load_sb3, "rllib": _load_rllib}
+def _load_onnx(path: str) -> Policy:
+    # An ONNX model is data: onnxruntime runs its graph, nothing from the file is executed as Python.
+    from benchmarkzoo.evaluation.onnx_policy import load_onnx_policy  # onnxruntime loads only here
+
+    return load_onnx_policy(path)
+
+
+LOADERS: dict[str, Callable[[str], Policy]] = {"sb3": _load_sb3, "rllib": _load_rllib, "onnx": _load_onnx}
 
 
 def load_policy(target: str) -> Policy:

@@ -1,4 +1,7 @@
-"""CLI commands ``benchmarkzoo leaderboard validate|add|build|compare|schema``. Mounted by :mod:`benchmarkzoo.cli`."""
+"""CLI commands ``benchmarkzoo leaderboard validate|add|verify|build|compare|schema`` (mounted by the CLI).
+
+``verify`` (and the options of ``add --verify``) live in :mod:`benchmarkzoo.leaderboard.verify_commands`.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,10 @@ import sys
 from pathlib import Path
 
 import click
+
+from benchmarkzoo.leaderboard.verify_commands import EPISODES as VERIFY_EPISODES
+from benchmarkzoo.leaderboard.verify_commands import POLICY as VERIFY_POLICY
+from benchmarkzoo.leaderboard.verify_commands import TRUST as VERIFY_TRUST
 
 _ROOT = click.option(
     "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("leaderboard"), show_default=True,
@@ -39,12 +46,25 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @leaderboard_group.command("add")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_ROOT
-def add_command(files: tuple[Path, ...], root: Path) -> None:
+@click.option("--verify", is_flag=True, help="Replay episodes first (see `leaderboard verify`); store only on a match.")
+@VERIFY_POLICY
+@VERIFY_EPISODES
+@VERIFY_TRUST
+def add_command(
+    files: tuple[Path, ...], root: Path, verify: bool, policy: str | None, episodes: int | None, trust_policy_code: bool
+) -> None:
     """Validate results files and store them under ROOT/submissions/<suite>/."""
     from benchmarkzoo.leaderboard.store import add
 
-    for file in files:
-        click.echo(f"{file}: stored as {add(file, root)}")
+    if not verify:
+        if policy is not None or trust_policy_code:
+            raise click.UsageError("--policy and --trust-policy-code go with --verify.")
+        for file in files:
+            click.echo(f"{file}: stored as {add(file, root)}")
+        return
+    from benchmarkzoo.leaderboard.verify_commands import add_verified_files
+
+    add_verified_files(files, root, policy, episodes, trust_policy_code)
 
 
 @leaderboard_group.command("build")
@@ -94,9 +114,11 @@ def schema_command(out: Path | None, root: Path) -> None:
 
 def _mount_site_commands() -> None:
     from benchmarkzoo.leaderboard.site.commands import serve_command, site_command
+    from benchmarkzoo.leaderboard.verify_commands import verify_command
 
     leaderboard_group.add_command(site_command)
     leaderboard_group.add_command(serve_command)
+    leaderboard_group.add_command(verify_command)
 
 
 _mount_site_commands()

@@ -2,7 +2,8 @@
 
 ``add`` stores a validated submission re-serialized from the parsed model (so nothing but
 schema fields survives) under ``submissions/<suite>/<policy>-<hash>.json``; ``build`` ranks the
-entries of every suite by normalized IQM and writes ``leaderboard.json``. The build has no
+entries of every suite by normalized IQM (replay-verified entries first: see
+:mod:`benchmarkzoo.leaderboard.verify`) and writes ``leaderboard.json``. The build has no
 timestamps or absolute paths in it: the same submissions give the same bytes.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from benchmarkzoo.evaluation.io import atomic_write_text
 from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+from benchmarkzoo.leaderboard.verify import read_record
 
 LEADERBOARD_VERSION = 1
 
@@ -41,7 +43,11 @@ def add(path: str | Path, root: str | Path = "leaderboard") -> Path:
 
 def _entry(results: Results, file: Path, root: Path) -> dict[str, Any]:
     agg = results.aggregates
+    record = read_record(root, file)  # None: never verified, or verified other bytes than these
     return {
+        "verified": record is not None,
+        "replayed_episodes": record["replayed_episodes"] if record is not None else 0,
+        "total_episodes": sum(len(t.episodes) for t in results.tasks),
         "policy": results.policy.name,
         "policy_kind": results.policy.kind,
         "policy_hash": results.policy.content_hash,
@@ -81,8 +87,10 @@ def build(root: str | Path = "leaderboard") -> tuple[Path, list[str]]:
         suites.setdefault(results.suite, []).append(_entry(results, file, root))
     board = {"leaderboard_version": LEADERBOARD_VERSION, "suites": {}}
     for suite, entries in sorted(suites.items()):
-        entries.sort(
-            key=lambda e: (-(e["iqm"] if e["iqm"] is not None else float("-inf")), e["policy"], e["submission"])
+        entries.sort(  # replay-verified entries first, then self-reported ones; each by IQM
+            key=lambda e: (
+                not e["verified"], -(e["iqm"] if e["iqm"] is not None else float("-inf")), e["policy"], e["submission"]
+            )
         )
         for rank, entry in enumerate(entries, start=1):
             entry["rank"] = rank

@@ -33,3 +33,17 @@ def test_every_suite_has_random_and_baseline_entries_ranked():
         assert [e["rank"] for e in entries] == list(range(1, len(entries) + 1)), suite
         iqms = [e["iqm"] for e in entries]
         assert iqms == sorted(iqms, reverse=True), suite
+
+
+def test_every_committed_entry_is_replay_verified():
+    """`make leaderboard` adds every entry with --verify; its record still matches the committed bytes."""
+    from benchmarkzoo.leaderboard.verify import read_record
+
+    board = json.loads((ROOT / "leaderboard.json").read_text())
+    for suite, body in board["suites"].items():
+        for entry in body["entries"]:
+            record = read_record(ROOT, ROOT / entry["submission"])
+            assert record is not None, f"{suite}: {entry['submission']} has no matching verification record"
+            assert entry["verified"] is True and entry["replayed_episodes"] == record["replayed_episodes"] > 0
+            if entry["policy_kind"] == "onnx":  # the model travels with the entry, stored by its hash
+                assert (ROOT / "models" / f"{entry['policy_hash']}.onnx").is_file()
