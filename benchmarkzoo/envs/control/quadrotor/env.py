@@ -213,7 +213,8 @@ class QuadrotorEnv(SingleAgentEnvView):
 
     ## Example
 
-    >>>     >>> import numpy as np
+    >>> import gymnasium as gym
+    >>> import numpy as np
     >>> import benchmarkzoo
     >>> env = gym.make("benchmarkzoo/Quadrotor-v0")
     >>> obs, info = env.reset(seed=0)

@@ -130,7 +130,8 @@ class MazeEnv(SingleAgentEnvView):
 
     ## Example
 
-    >>>     >>> import benchmarkzoo
+    >>> import gymnasium as gym
+    >>> import benchmarkzoo
     >>> env = gym.make("benchmarkzoo/Maze-v0")
     >>> obs, info = env.reset(seed=0)
     >>> obs["view"].shape

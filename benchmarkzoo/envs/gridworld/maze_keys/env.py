@@ -116,7 +116,8 @@ class MazeKeysEnv(SingleAgentEnvView):
 
     ## Example
 
-    >>>     >>> import benchmarkzoo
+    >>> import gymnasium as gym
+    >>> import benchmarkzoo
     >>> env = gym.make("benchmarkzoo/MazeKeys-v0")
     >>> obs, info = env.reset(seed=0)
     >>> obs["view"].shape, obs["has_key"]

@@ -232,7 +232,8 @@ class PandaEnv(SingleAgentEnvView):
       software renderer (``ER_TINY_RENDERER``, no display needed).
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)``; an episode is determined by
-    its scenario and its actions. ``close()`` disconnects the physics client. A pickled env
+    its scenario and its actions. ``close()`` disconnects the physics client (the env then refuses
+    ``reset`` and ``step`` with ``ClosedEnvError``). A pickled env
     carries its scenario and the actions of the current episode, and the copy replays them
     in a new client (bit-identical, since PyBullet is deterministic for the same calls).
     The native vector env (``vectorization_mode="vector_entry_point"``) can spread its worlds
@@ -272,7 +273,8 @@ class PandaEnv(SingleAgentEnvView):
 
     ## Example
 
-    >>>     >>> import numpy as np
+    >>> import gymnasium as gym
+    >>> import numpy as np
     >>> import benchmarkzoo
     >>> env = gym.make("benchmarkzoo/PandaPush-v0")
     >>> obs, info = env.reset(seed=0)

@@ -149,7 +149,8 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)`` (network, vehicles and SUMO's
     ``--seed``), so the same seed gives the same trajectory on every backend. A SUMO failure
     (or a killed SUMO process) raises ``TrafficSimulationError`` naming the scenario and quoting
-    SUMO; ``reset()`` then starts afresh. ``close()`` stops SUMO and removes every temporary file.
+    SUMO; ``reset()`` then starts afresh. ``close()`` stops SUMO and removes every temporary file;
+    a closed env refuses ``reset`` and ``step`` (``ClosedEnvError``).
 
     ## Version History
 
@@ -157,7 +158,8 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
 
     ## Example
 
-    >>>     >>> import benchmarkzoo
+    >>> import gymnasium as gym
+    >>> import benchmarkzoo
     >>> env = gym.make("benchmarkzoo/TrafficSignal-v0")
     >>> obs, info = env.reset(seed=0)
     >>> obs.shape
