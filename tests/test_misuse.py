@@ -244,7 +244,7 @@ def test_native_vector_refuses_misuse(env_spec: EnvSpec):
     vec = make_vec(env_spec)
     native = vec.unwrapped if hasattr(vec, "unwrapped") else vec
     for seed in [*BAD_SEEDS, [0], [0, 1.5], [0, -3], "ab"]:
-        with pytest.raises(InvalidSeedError, match="non-negative int|one seed per world") as caught:
+        with pytest.raises(InvalidSeedError, match=r"non-negative int|one seed per world") as caught:
             native.reset(seed=seed)
         assert isinstance(caught.value, gym.error.Error | ValueError | TypeError)
         assert env_spec.id in str(caught.value)
