@@ -6,7 +6,8 @@ Each error also subclasses the builtin a caller would naturally catch (``ValueEr
 
 from __future__ import annotations
 
-from gymnasium.error import ResetNeeded
+from gymnasium.error import ClosedEnvironmentError, ResetNeeded
+from gymnasium.error import Error as GymnasiumError
 
 
 class BenchmarkZooError(Exception):
@@ -98,3 +99,22 @@ class SimulatorError(BenchmarkZooError, RuntimeError):
     closed connection). It is not the policy's fault: the evaluation replays the episodes it
     interrupted on a fresh simulator (:data:`benchmarkzoo.evaluation.runner.SIMULATOR_RETRIES`).
     """
+
+
+class ClosedEnvError(BenchmarkZooError, ClosedEnvironmentError, RuntimeError):
+    """``reset``, ``step`` or ``render`` called on an env after its ``close()``."""
+
+
+class InvalidSeedError(BenchmarkZooError, GymnasiumError, ValueError, TypeError):
+    """A seed that is not a non-negative integer (Gymnasium's rule), or a per-world list of the wrong length.
+
+    Gymnasium raises ``gymnasium.error.Error`` for such seeds; this is one, and also the
+    ``ValueError``/``TypeError`` a caller might catch instead.
+    """
+
+
+class UnknownOptionError(BenchmarkZooError, KeyError, ValueError):
+    """A ``reset`` option the env does not know (it would otherwise be ignored silently)."""
+
+    def __str__(self) -> str:
+        return self.args[0]

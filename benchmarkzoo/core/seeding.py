@@ -13,6 +13,8 @@ import hashlib
 import numpy as np
 from gymnasium.utils import seeding
 
+from benchmarkzoo.core.errors import InvalidSeedError
+
 MAX_SEED = 2**63 - 1
 
 
@@ -22,18 +24,55 @@ def np_random(seed: int | None) -> np.random.Generator:
     return rng
 
 
-def world_seeds(seed: int | list[int | None] | None, num_worlds: int) -> list[int | None]:
-    """Per-world seeds by Gymnasium's vector convention: ``s + i``, a list as given, or all ``None``."""
+def _is_seed(value: object) -> bool:
+    """Gymnasium's rule (``gymnasium.utils.seeding.np_random``): a Python int, not negative."""
+    return isinstance(value, int) and value >= 0
+
+
+def check_seed(env_id: str, seed: object) -> int | None:
+    """``seed`` if it is ``None`` or a non-negative Python int, as ``Env.reset`` needs; else :class:`InvalidSeedError`.
+
+    Gymnasium itself raises ``gymnasium.error.Error`` for such seeds ("Seed must be a python
+    integer"); this names the env and the way out instead.
+    """
+    if seed is None or _is_seed(seed):
+        return seed
+    raise InvalidSeedError(
+        f"{env_id}: reset(seed=...) takes a non-negative int or None; got {seed!r} ({type(seed).__name__}). "
+        "Pass e.g. seed=0, or int(seed) for a numpy integer."
+    )
+
+
+def world_seeds(seed: object, num_worlds: int, env_id: str = "benchmarkzoo") -> list[int | None]:
+    """Per-world seeds by Gymnasium's vector convention: ``s + i``, a list as given, or all ``None``.
+
+    ``s`` is a non-negative int (Python or numpy); a list holds one such int or ``None`` per world.
+    Anything else is an :class:`InvalidSeedError` (``SyncVectorEnv`` would fail in its first world's
+    ``reset`` with ``gymnasium.error.Error``, or with a ``TypeError`` adding ``i`` to it).
+    """
     if seed is None:
         return [None] * num_worlds
-    if isinstance(seed, int | np.integer):
-        return [int(seed) + i for i in range(num_worlds)]
-    seeds = list(seed)
-    if len(seeds) != num_worlds:
-        raise ValueError(
-            f"Expected one seed per world ({num_worlds}); got a list of {len(seeds)}. "
-            "Pass an int (world i gets seed + i) or a list of length num_envs."
+    if isinstance(seed, np.integer) and not isinstance(seed, bool):
+        seed = int(seed)
+    if _is_seed(seed):
+        return [seed + i for i in range(num_worlds)]
+    how = "Pass a non-negative int (world i gets seed + i) or a list of num_envs such ints or None."
+    if not isinstance(seed, list | tuple | np.ndarray):
+        raise InvalidSeedError(
+            f"{env_id}: reset(seed=...) takes a non-negative int, a list of one seed per world ({num_worlds}) or "
+            f"None; got {seed!r:.60} ({type(seed).__name__}). {how}"
         )
+    seeds = [int(s) if isinstance(s, np.integer) else s for s in seed]
+    if len(seeds) != num_worlds:
+        raise InvalidSeedError(
+            f"{env_id}: expected one seed per world ({num_worlds}); got a list of {len(seeds)}. {how}"
+        )
+    for world, value in enumerate(seeds):
+        if value is not None and not _is_seed(value):
+            raise InvalidSeedError(
+                f"{env_id}: the seed of world {world} is {value!r} ({type(value).__name__}); each seed must be a "
+                f"non-negative int or None. {how}"
+            )
     return seeds
 
 

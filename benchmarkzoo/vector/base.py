@@ -19,8 +19,20 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from benchmarkzoo.core.errors import ResetNeededError
+from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
+from benchmarkzoo.core.options import check_options
 from benchmarkzoo.core.seeding import np_random, world_seeds
+
+#: The keys a native vector env's ``reset(options=...)`` reads (both vector bases).
+VECTOR_RESET_OPTIONS = ("scenario", "reset_mask")
+
+
+def refuse_closed(env_id: str, method: str) -> None:
+    """Raise :class:`ClosedEnvError` for ``method`` called on a closed vector env."""
+    raise ClosedEnvError(
+        f"{env_id}: {method}() called after close(); a closed vector env has released its simulators. "
+        "Make a new one (gym.make_vec or benchmarkzoo.make_vec) to keep going."
+    )
 
 
 def world_slice(tree: Any, index: int) -> Any:
@@ -73,6 +85,8 @@ class NativeVectorEnv(VectorEnv):
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     env_id = "benchmarkzoo"
+    #: The keys ``reset(options=...)`` reads; any other key is refused.
+    reset_options: tuple[str, ...] = VECTOR_RESET_OPTIONS
 
     def __init__(
         self,
@@ -134,8 +148,10 @@ class NativeVectorEnv(VectorEnv):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
-        seeds = world_seeds(seed, self.num_envs)
-        options = dict(options) if options else {}
+        if self.closed:
+            refuse_closed(self.env_id, "reset")
+        seeds = world_seeds(seed, self.num_envs, self.env_id)
+        options = dict(check_options(self.env_id, options, self.reset_options))
         mask = options.pop("reset_mask", None)
         if mask is None:
             mask = np.ones(self.num_envs, dtype=bool)
@@ -159,7 +175,9 @@ class NativeVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every world; finished worlds are reset according to ``autoreset_mode``."""
-        if not self._has_reset:
+        if not self._has_reset:  # also after close(), which clears it: the hot path tests one flag
+            if self.closed:
+                refuse_closed(self.env_id, "step")
             raise ResetNeededError(f"{self.env_id}: call reset() before step().")
         mode = self.metadata["autoreset_mode"]
         if mode == AutoresetMode.DISABLED and self._ended.any():
@@ -207,3 +225,8 @@ class NativeVectorEnv(VectorEnv):
 
         self._ended = terminated | truncated
         return observations, rewards, terminated, truncated, infos
+
+    def close(self, **kwargs: Any) -> None:
+        """Release the simulators (``close_extras``); safe to call twice. The env refuses every call after it."""
+        super().close(**kwargs)
+        self._has_reset = False

@@ -45,8 +45,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import ResetNeededError
+from benchmarkzoo.core.options import check_options
 from benchmarkzoo.core.seeding import np_random, world_seeds
-from benchmarkzoo.vector.base import merge_info
+from benchmarkzoo.vector.base import VECTOR_RESET_OPTIONS, merge_info, refuse_closed
 
 SUPPORTED_AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED)
 #: :func:`any_agent` ORs the agent columns up to this many agents, from :data:`COLUMN_OR_MIN_WORLDS` worlds on.
@@ -101,6 +102,8 @@ class NativeMultiAgentVectorEnv:
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     env_id = "benchmarkzoo"
+    #: The keys ``reset(options=...)`` reads; any other key is refused.
+    reset_options: tuple[str, ...] = VECTOR_RESET_OPTIONS
 
     def __init__(
         self,
@@ -194,8 +197,10 @@ class NativeMultiAgentVectorEnv:
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
-        seeds = world_seeds(seed, self.num_envs)
-        options = dict(options) if options else {}
+        if self.closed:
+            refuse_closed(self.env_id, "reset")
+        seeds = world_seeds(seed, self.num_envs, self.env_id)
+        options = dict(check_options(self.env_id, options, self.reset_options))
         mask = check_reset_mask(self.env_id, options.pop("reset_mask", None), self.num_envs, self._has_reset)
         worlds = np.flatnonzero(mask)
         for i in worlds:
@@ -212,7 +217,9 @@ class NativeMultiAgentVectorEnv:
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every world's active agents; ended worlds are reset according to ``autoreset_mode``."""
-        if not self._has_reset:
+        if not self._has_reset:  # also after close(), which clears it: the hot path tests one flag
+            if self.closed:
+                refuse_closed(self.env_id, "step")
             raise ResetNeededError(f"{self.env_id}: call reset() before step().")
         mode = self.metadata["autoreset_mode"]
         if mode == AutoresetMode.DISABLED and self._ended.any():
@@ -264,10 +271,11 @@ class NativeMultiAgentVectorEnv:
         return None
 
     def close(self, **kwargs: Any) -> None:
-        """Release resources (renderers); safe to call twice."""
+        """Release resources (renderers, simulator processes); safe to call twice. Every call after it is refused."""
         if not self.closed:
             self.close_extras(**kwargs)
         self.closed = True
+        self._has_reset = False
 
     def close_extras(self, **kwargs: Any) -> None:
         """Subclasses release their own resources here."""

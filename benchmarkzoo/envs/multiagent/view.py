@@ -3,19 +3,39 @@
 The views differ in their simulators, spaces, rewards and infos; the episode plumbing is the same:
 the env's own generator (seeded like Gymnasium's ``Env.reset``), the scenario drawn from it or
 passed in ``options``, one space object for every agent, and lazy rendering of world 0.
+
+Misuse is refused here for every view: a seed that is not a non-negative int (Gymnasium's rule),
+``reset``/``step``/``render`` after ``close()``, a ``reset`` option key that looks like a misspelt
+known one (``"senario"``). Other unknown keys pass: PettingZoo's own ``parallel_api_test`` resets
+with ``options={"options": 1}``, so a conforming ``ParallelEnv`` must accept keys it does not read.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from benchmarkzoo.core.errors import ResetNeededError
-from benchmarkzoo.core.seeding import np_random
+from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
+from benchmarkzoo.core.options import check_options
+from benchmarkzoo.core.seeding import check_seed, np_random
+
+
+def _refusing_when_closed(step: Callable[..., Any]) -> Callable[..., Any]:
+    """``step`` preceded by the closed check (one attribute read), so no view repeats it."""
+
+    @functools.wraps(step)
+    def guarded(self: ParallelEnvView, actions: Any) -> Any:
+        if self._closed:
+            self._refuse_closed("step")
+        return step(self, actions)
+
+    guarded.refuses_closed = True
+    return guarded
 
 
 class ParallelEnvView(ParallelEnv):
@@ -25,6 +45,15 @@ class ParallelEnvView(ParallelEnv):
     """
 
     env_id = "benchmarkzoo"
+    #: The keys ``reset(options=...)`` reads; near misses of them are refused (see the module docstring).
+    reset_options: ClassVar[tuple[str, ...]] = ("scenario",)
+    _closed = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "refuses_closed", False):
+            cls.step = _refusing_when_closed(step)
 
     def observation_space(self, agent: str) -> Any:
         """Every agent's observation space: one object, as PettingZoo requires."""
@@ -36,6 +65,10 @@ class ParallelEnvView(ParallelEnv):
 
     def _next_scenario(self, seed: int | None, options: dict[str, Any] | None, check: Callable[[Any], Any]) -> Any:
         """Reseed like ``gymnasium.Env.reset`` and set :attr:`scenario`: ``options["scenario"]`` or a fresh draw."""
+        if self._closed:
+            self._refuse_closed("reset")
+        seed = check_seed(self.env_id, seed)
+        options = check_options(self.env_id, options, self.reset_options, near_misses_only=True)
         if seed is not None or self._rng is None:
             self._rng = np_random(seed)
         scenario = (options or {}).get("scenario")
@@ -49,6 +82,8 @@ class ParallelEnvView(ParallelEnv):
         if self.render_mode is None:
             gym.logger.warn(f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array'.")
             return None
+        if self._closed:
+            self._refuse_closed("render")
         if self.scenario is None:
             raise ResetNeededError(f"{self.env_id}: call reset() before render().")
         if self._renderer is None:
@@ -56,6 +91,14 @@ class ParallelEnvView(ParallelEnv):
         return self._renderer.draw(self.sim_state, 0)
 
     def close(self) -> None:
+        """Release the renderer; safe to call twice. The env refuses ``reset``, ``step`` and ``render`` after it."""
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None
+        self._closed = True
+
+    def _refuse_closed(self, method: str) -> None:
+        raise ClosedEnvError(
+            f"{self.env_id}: {method}() called after close(); a closed env has released its simulator. "
+            "Make a new env (benchmarkzoo.make_parallel) to keep going."
+        )

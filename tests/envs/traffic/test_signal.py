@@ -15,7 +15,7 @@ import psutil
 import pytest
 from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.core.errors import MissingExtraError, ResetNeededError
+from benchmarkzoo.core.errors import ClosedEnvError, MissingExtraError, ResetNeededError
 from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generator import GridGenerator, SingleIntersectionGenerator, materialize, render_routes
 from benchmarkzoo.envs.traffic.signal.baseline import FixedTimePolicy, MaxPressurePolicy
@@ -220,8 +220,9 @@ def test_close_leaves_no_process_or_file():
         env.close()
     assert {p.pid for p in _sumo_children()} <= before
     assert not any(path.exists() for path in scratches)
-    envs[0].reset(seed=1)  # a closed env starts again
-    envs[0].close()
+    with pytest.raises(ClosedEnvError, match="Make a new env"):  # a closed env has let its simulator go
+        envs[0].reset(seed=1)
+    envs[0].close()  # closing twice is harmless
 
 
 # ---- the native vector env ---------------------------------------------------------------------------

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.control.quadrotor import sim
 from benchmarkzoo.envs.control.quadrotor.generator import GoalGenerator, QuadrotorGenerator, QuadrotorScenario
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 HOVER_ID = "benchmarkzoo/Quadrotor-v0"
@@ -95,7 +95,7 @@ def reward_range(params: sim.Params) -> tuple[float, float]:
     return (1.0 - weights - params.crash_penalty, 1.0)
 
 
-class QuadrotorEnv(gym.Env):
+class QuadrotorEnv(SingleAgentEnvView):
     """Fly a quadrotor with randomized physics: hold a hover, or reach a goal and stop there.
 
     ## Description
@@ -242,65 +242,42 @@ class QuadrotorEnv(gym.Env):
         crash_penalty: float = 10.0,
         render_mode: str | None = None,
     ):
-        self.generator = make_generator(generator, generator_kwargs, self.fixed_env_id or HOVER_ID)
-        self.env_id = self.fixed_env_id or env_id_of(self.generator)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = self.metadata["render_modes"]
-            raise ValueError(f"{self.env_id}: render_mode must be one of {modes} or None; got {render_mode!r}.")
-        self.params = build_params(
-            self.generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty, self.env_id
+        generator = make_generator(generator, generator_kwargs, self.fixed_env_id or HOVER_ID)
+        env_id = self.fixed_env_id or env_id_of(generator)
+        params = build_params(
+            generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty, env_id
         )
+        super().__init__(generator, params, render_mode, env_id)
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = reward_range(self.params)
-        self.render_mode = render_mode
         self.state = sim.init_state(1)
-        self.scenario: QuadrotorScenario | None = None
-        self._renderer = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is not None:
-            self.scenario = check_scenario(scenario, self.params, self.env_id)
-        else:
-            self.scenario = self.generator(self.np_random)
-        sim.load(self.state, [0], [self.scenario])
-        if self.render_mode == "human":
-            self.render()
+    def _check_scenario(self, scenario: Any) -> QuadrotorScenario:
+        return check_scenario(scenario, self.params, self.env_id)
+
+    def _load(self, scenario: QuadrotorScenario) -> tuple[np.ndarray, dict[str, bool]]:
+        self.scenario = scenario
+        sim.load(self.state, [0], [scenario])
         info = {key: bool(value[0]) for key, value in sim.reset_info(self.state, self.params).items()}
         return sim.observe(self.state, self.params)[0], info
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
+    def _step(self, action: Any):
         check_action(self.env_id, self.action_space, action)
-        actions = np.asarray(action, dtype=np.float32).reshape(1, 4)
-        rewards, terminated, info = sim.step(self.state, actions, self.params)
-        if self.render_mode == "human":
-            self.render()
+        reward, terminated, info = self._simulate(np.asarray(action, dtype=np.float32).reshape(1, 4))
         return (
             sim.observe(self.state, self.params)[0],
-            float(rewards[0]),
+            reward,
             bool(terminated[0]),
             False,
             {key: bool(value[0]) for key, value in info.items()},
         )
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(
-                f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
-            )
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before render().")
-        if self._renderer is None:
-            from benchmarkzoo.envs.control.quadrotor.render import QuadrotorRenderer
+    def _simulate(self, actions: np.ndarray) -> tuple[Any, np.ndarray, dict[str, np.ndarray]]:
+        """Advance the vehicle by ``actions`` ``(1, 4)``: the step's reward, ``(1,)`` terminated and the info."""
+        rewards, terminated, info = sim.step(self.state, actions, self.params)
+        return float(rewards[0]), terminated, info
 
-            self._renderer = QuadrotorRenderer(self.params, self.render_mode, self.metadata["render_fps"])
-        return self._renderer.draw(self.state, 0)
+    def _make_renderer(self):
+        from benchmarkzoo.envs.control.quadrotor.render import QuadrotorRenderer
 
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        return QuadrotorRenderer(self.params, self.render_mode, self.metadata["render_fps"])

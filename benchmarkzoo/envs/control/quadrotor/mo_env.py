@@ -7,8 +7,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError
-from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.control.quadrotor import front, sim
 from benchmarkzoo.envs.control.quadrotor.env import QuadrotorEnv
 from benchmarkzoo.generators.base import Generator
@@ -169,21 +167,9 @@ class MOQuadrotorEnv(QuadrotorEnv):
         self.reward_dim = len(OBJECTIVES)
         self.reward_range = (float(self.reward_space.low.min()), float(self.reward_space.high.max()))
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        check_action(self.env_id, self.action_space, action)
-        actions = np.asarray(action, dtype=np.float32).reshape(1, 4)
+    def _simulate(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         rewards, terminated, info = sim.step_objectives(self.state, actions, self.params)
-        if self.render_mode == "human":
-            self.render()
-        return (
-            sim.observe(self.state, self.params)[0],
-            rewards[0],
-            bool(terminated[0]),
-            False,
-            {key: bool(value[0]) for key, value in info.items()},
-        )
+        return rewards[0], terminated, info
 
     def reference_front(self) -> np.ndarray:
         """The recorded PID reference front of the registered configuration; see :func:`.front.reference_front`.

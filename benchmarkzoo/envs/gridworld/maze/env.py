@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.maze import sim
 from benchmarkzoo.envs.gridworld.maze.generator import MazeGenerator, MazeScenario
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/Maze-v0"
@@ -58,7 +58,7 @@ def check_scenario(scenario: Any, params: sim.Params) -> MazeScenario:
     return scenario
 
 
-class MazeEnv(gym.Env):
+class MazeEnv(SingleAgentEnvView):
     """Find the goal in a procedurally generated maze, seeing only the cells around you.
 
     ## Description
@@ -142,6 +142,7 @@ class MazeEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
+    env_id = ENV_ID
 
     def __init__(
         self,
@@ -152,61 +153,33 @@ class MazeEnv(gym.Env):
         goal_reward: float = 1.0,
         render_mode: str | None = None,
     ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = self.metadata["render_modes"]
-            raise ValueError(f"{ENV_ID}: render_mode must be one of {modes} or None; got {render_mode!r}.")
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
+        generator = make_generator(generator, generator_kwargs)
+        super().__init__(generator, build_params(generator, view_radius, step_reward, goal_reward), render_mode)
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = (min(step_reward, goal_reward), max(step_reward, goal_reward))
-        self.render_mode = render_mode
         self.state = sim.init_state(self.params, 1)
-        self.scenario: MazeScenario | None = None
         self._episode: sim.Episode | None = None
-        self._renderer = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is None:
-            scenario = self.generator(self.np_random)  # the first draw of np_random: seed s plays sample(s)
-        self.scenario = check_scenario(scenario, self.params)
-        sim.load(self.state, 0, self.scenario, self.params)
+    def _check_scenario(self, scenario: Any) -> MazeScenario:
+        return check_scenario(scenario, self.params)
+
+    def _load(self, scenario: MazeScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        self.scenario = scenario
+        sim.load(self.state, 0, scenario, self.params)
         self._episode = sim.episode(self.state, 0, self.params)
-        if self.render_mode == "human":
-            self.render()
         return self._observation(), {"is_success": False}
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+    def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # in-range ints skip the generic check
             check_action(ENV_ID, self.action_space, action)
             action = int(action)
         reward, success = sim.step_one(self.state, 0, action, self.params)
-        if self.render_mode == "human":
-            self.render()
         return self._observation(), reward, success, False, {"is_success": success}
 
     def _observation(self) -> dict[str, np.ndarray]:
         return sim.observe_one(self.state, 0, self.params, self._episode)
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array'.")
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
-        if self._renderer is None:
-            self._renderer = self._make_renderer()
-        return self._renderer.draw(self.state, 0)
-
     def _make_renderer(self):
         from benchmarkzoo.envs.gridworld.maze.render import MazeRenderer
 
         return MazeRenderer(self.params, self.render_mode, self.metadata["render_fps"])
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.maze.env import ACTION_NAMES, build_params
 from benchmarkzoo.envs.gridworld.maze_keys import sim
 from benchmarkzoo.envs.gridworld.maze_keys.generator import KeyDoorGenerator, MazeKeysScenario
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/MazeKeys-v0"
@@ -52,7 +52,7 @@ def check_scenario(scenario: Any, params: sim.Params) -> MazeKeysScenario:
     return scenario
 
 
-class MazeKeysEnv(gym.Env):
+class MazeKeysEnv(SingleAgentEnvView):
     """Fetch the key, open the locked door, reach the goal: a maze that needs memory.
 
     ## Description
@@ -131,6 +131,7 @@ class MazeKeysEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
+    env_id = ENV_ID
 
     def __init__(
         self,
@@ -141,60 +142,31 @@ class MazeKeysEnv(gym.Env):
         goal_reward: float = 1.0,
         render_mode: str | None = None,
     ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
-            )
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward)
+        generator = make_generator(generator, generator_kwargs)
+        super().__init__(generator, build_params(generator, view_radius, step_reward, goal_reward), render_mode)
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = (min(step_reward, goal_reward), max(step_reward, goal_reward))
-        self.render_mode = render_mode
         self.state = sim.init_state(self.params, 1)
-        self.scenario: MazeKeysScenario | None = None
-        self._renderer = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is None:
-            self.scenario = self.generator(self.np_random)
-        else:
-            self.scenario = check_scenario(scenario, self.params)
-        sim.load(self.state, 0, self.scenario, self.params)
-        if self.render_mode == "human":
-            self.render()
+    def _check_scenario(self, scenario: Any) -> MazeKeysScenario:
+        return check_scenario(scenario, self.params)
+
+    def _load(self, scenario: MazeKeysScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        self.scenario = scenario
+        sim.load(self.state, 0, scenario, self.params)
         return self._observation(), {"is_success": False}
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+    def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # in-range ints skip the generic check
             check_action(ENV_ID, self.action_space, action)
         rewards, reached = sim.step(self.state, _ACTION_BATCHES[int(action)], self.params)
         success = bool(reached[0])
-        if self.render_mode == "human":
-            self.render()
         return self._observation(), float(rewards[0]), success, False, {"is_success": success}
 
     def _observation(self) -> dict[str, np.ndarray]:
         return {key: value[0] for key, value in sim.observe(self.state, self.params).items()}
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(
-                f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
-            )
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
-        if self._renderer is None:
-            from benchmarkzoo.envs.gridworld.maze_keys.render import MazeKeysRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.gridworld.maze_keys.render import MazeKeysRenderer
 
-            self._renderer = MazeKeysRenderer(self.params, self.render_mode, self.metadata["render_fps"])
-        return self._renderer.draw(self.state, 0)
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+        return MazeKeysRenderer(self.params, self.render_mode, self.metadata["render_fps"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
@@ -12,6 +11,7 @@ from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator, TreasureScenario
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/MO-Treasure-v0"
@@ -67,7 +67,7 @@ def check_scenario(scenario: Any, params: sim.Params, max_value: float) -> Treas
     return scenario
 
 
-class TreasureEnv(gym.Env):
+class TreasureEnv(SingleAgentEnvView):
     """Steer a submarine to one of several treasures on a random seabed: more value, or less time?
 
     ## Description
@@ -160,6 +160,7 @@ class TreasureEnv(gym.Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
+    env_id = ENV_ID
 
     def __init__(
         self,
@@ -168,51 +169,36 @@ class TreasureEnv(gym.Env):
         scenario_seed: int | None = None,
         render_mode: str | None = None,
     ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"{ENV_ID}: render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
-            )
-        self.generator = make_generator(generator, generator_kwargs)
+        generator = make_generator(generator, generator_kwargs)
+        super().__init__(generator, build_params(generator), render_mode)
         self.scenario_seed = check_scenario_seed(scenario_seed)
         self._fixed = None if self.scenario_seed is None else self.generator.sample(self.scenario_seed)
-        self.params = build_params(self.generator)
         self.observation_space, self.action_space, self.reward_space = build_spaces(
             self.params, self.generator.max_value
         )
         self.reward_dim = 2
         self.reward_range = (sim.TIME_PENALTY, float(self.reward_space.high[0]))
-        self.render_mode = render_mode
         self.state = sim.init_state(self.params, 1)
-        self.scenario: TreasureScenario | None = None
-        self._renderer = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is not None:
-            scenario = check_scenario(scenario, self.params, self.generator.max_value)
-        elif self._fixed is not None:
-            scenario = self._fixed
-        else:
-            scenario = self.generator(self.np_random)
+    def _check_scenario(self, scenario: Any) -> TreasureScenario:
+        return check_scenario(scenario, self.params, self.generator.max_value)
+
+    def _draw_scenario(self) -> TreasureScenario:
+        return self._fixed if self._fixed is not None else self.generator(self.np_random)
+
+    def _load(self, scenario: TreasureScenario) -> tuple[np.ndarray, dict[str, Any]]:
         if scenario is not self.scenario:
             sim.load(self.state, 0, scenario, self.params)
             self.scenario = scenario
         else:  # the same sea again (scenario_seed): its tables are loaded already
             sim.restart(self.state, 0, scenario, self.params)
-        if self.render_mode == "human":
-            self.render()
         return sim.observe_one(self.state, 0), {}
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+    def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:  # plain ints skip the full check
             check_action(ENV_ID, self.action_space, action)
             action = int(action)
         reward, terminated = sim.step_one(self.state, 0, action)
-        if self.render_mode == "human":
-            self.render()
         return sim.observe_one(self.state, 0), reward, terminated, False, {}
 
     def pareto_front(self, gamma: float = 1.0, max_steps: int | None = None) -> np.ndarray:
@@ -241,21 +227,9 @@ class TreasureEnv(gym.Env):
             )
         return scenario
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(
-                f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
-            )
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
+    def _render_frame(self) -> np.ndarray | None:
         if self._renderer is None:
             from benchmarkzoo.envs.gridworld.treasure.render import TreasureRenderer
 
             self._renderer = TreasureRenderer(self.params, self.render_mode, self.metadata["render_fps"])
         return self._renderer.draw(self.scenario, int(self.state.pos[0]))
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None

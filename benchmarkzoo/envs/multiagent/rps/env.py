@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
@@ -19,6 +18,7 @@ from benchmarkzoo.envs.multiagent.rps.generator import (
     RPSSelfPlayScenario,
 )
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/RPSPopulation-v0"
@@ -99,7 +99,7 @@ def make_renderer(params: sim.Params, render_mode: str):
     return RPSRenderer(params, render_mode, RENDER_FPS)
 
 
-class RPSPopulationEnv(gym.Env):
+class RPSPopulationEnv(SingleAgentEnvView):
     """Repeated rock-paper-scissors against one scripted bot of a population of 25.
 
     ## Description
@@ -207,6 +207,7 @@ class RPSPopulationEnv(gym.Env):
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
+    env_id = ENV_ID
 
     def __init__(
         self,
@@ -215,56 +216,34 @@ class RPSPopulationEnv(gym.Env):
         history: int = 5,
         render_mode: str | None = None,
     ):
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"], ENV_ID)
-        self._renderer = None
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(history)
+        super().__init__(make_generator(generator, generator_kwargs), build_params(history), render_mode)
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = (-1.0, 1.0)
         self.state = sim.init_state(self.params, 1)
-        self.scenario: RPSScenario | None = None
         self._action = np.zeros(1, dtype=np.int64)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is None:
-            scenario = self.generator(self.np_random)
-        self.scenario = check_scenario(scenario)
-        sim.load(self.state, 0, self.scenario)
-        if self.render_mode == "human":
-            self.render()
+    def _check_scenario(self, scenario: Any) -> RPSScenario:
+        return check_scenario(scenario)
+
+    def _draw_scenario(self) -> RPSScenario:
+        return check_scenario(self.generator(self.np_random))
+
+    def _load(self, scenario: RPSScenario) -> tuple[np.ndarray, dict[str, Any]]:
+        self.scenario = scenario
+        sim.load(self.state, 0, scenario)
         return sim.observe(self.state)[0], {}
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step().")
+    def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < sim.NUM_MOVES:
             check_action(ENV_ID, self.action_space, action)
         self._action[0] = int(action)
         bot = sim.bot_moves(self.state)
         reward = sim.play(self.state, self._action, bot)
         info = {"bot_move": int(bot[0]), "exploitability": float(sim.exploitability(self.state)[0])}
-        if self.render_mode == "human":
-            self.render()
         return sim.observe(self.state)[0], float(reward[0]), False, False, info
 
-    def render(self) -> np.ndarray | None:
-        if self.render_mode is None:
-            gym.logger.warn(
-                f"{ENV_ID}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
-            )
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before render().")
-        if self._renderer is None:
-            self._renderer = make_renderer(self.params, self.render_mode)
-        return self._renderer.draw(self.state, 0)
-
-    def close(self) -> None:
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
+    def _make_renderer(self):
+        return make_renderer(self.params, self.render_mode)
 
 
 class RPSSelfPlayEnv(ParallelEnvView):

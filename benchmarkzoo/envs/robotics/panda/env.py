@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.robotics.panda import reward as rewards
 from benchmarkzoo.envs.robotics.panda.generator import (
@@ -24,6 +23,7 @@ from benchmarkzoo.envs.robotics.panda.generator import (
     StackScenario,
 )
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 OBS_BOUND = 10.0  # observations are clipped to [-10, 10], as panda-gym's space says
@@ -130,7 +130,7 @@ def goal_reward(env_id: str, params: Params, reward_type: str, achieved_goal: An
     return rewards.reward_from_distance(distance, reward_type, params.distance_threshold)
 
 
-class PandaEnv(gym.Env):
+class PandaEnv(SingleAgentEnvView):
     """Franka Panda manipulation on PyBullet: reach a point; push, slide, pick and place, or stack cubes.
 
     ## Description
@@ -232,7 +232,8 @@ class PandaEnv(gym.Env):
       software renderer (``ER_TINY_RENDERER``, no display needed).
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)``; an episode is determined by
-    its scenario and its actions. ``close()`` disconnects the physics client. A pickled env
+    its scenario and its actions. ``close()`` disconnects the physics client (the env then refuses
+    ``reset`` and ``step`` with ``ClosedEnvError``). A pickled env
     carries its scenario and the actions of the current episode, and the copy replays them
     in a new client (bit-identical, since PyBullet is deterministic for the same calls).
     The native vector env (``vectorization_mode="vector_entry_point"``) can spread its worlds
@@ -317,16 +318,11 @@ class PandaEnv(gym.Env):
         render_mode: str | None = None,
         control: str = "ee",
     ):
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, reward_type, control)
+        generator = make_generator(generator, generator_kwargs)
+        params = build_params(generator, reward_type, control)
+        super().__init__(generator, params, render_mode, env_id_of(generator, reward_type, control))
         self.reward_type = reward_type
-        self.env_id = env_id_of(self.generator, reward_type, control)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = self.metadata["render_modes"]
-            raise ValueError(f"{self.env_id}: render_mode must be one of {modes} or None; got {render_mode!r}.")
-        self.render_mode = render_mode
         self.observation_space, self.action_space = build_spaces(self.params)
-        self.scenario: ReachScenario | ObjectScenario | None = None
         self._world: PandaWorld | None = PandaWorld(self.params)
         self._actions: list[np.ndarray] = []  # this episode's actions, so a pickled copy can replay it
         self._camera = None
@@ -334,24 +330,20 @@ class PandaEnv(gym.Env):
     @property
     def world(self) -> PandaWorld:
         if self._world is None:
-            raise RuntimeError(f"{self.env_id}: the env is closed; make a new one.")
+            self._refuse_closed("world")
         return self._world
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is not None:
-            self.scenario = check_scenario(scenario, self.params, self.env_id)
-        else:
-            self.scenario = self.generator(self.np_random)
-        self.world.load(self.scenario)
+    def _check_scenario(self, scenario: Any) -> ReachScenario | ObjectScenario:
+        return check_scenario(scenario, self.params, self.env_id)
+
+    def _load(self, scenario: ReachScenario | ObjectScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        self.scenario = scenario
+        self.world.load(scenario)
         self._actions = []
         obs = observe(self.world)
         return obs, {"is_success": score(obs, self.reward_type, self.params)[1]}
 
-    def step(self, action: Any):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
+    def _step(self, action: Any):
         check_action(self.env_id, self.action_space, action)
         action = np.array(action, dtype=np.float32)
         self.world.act(action)
@@ -364,19 +356,12 @@ class PandaEnv(gym.Env):
         """The reward of goal pairs: ``(3,)`` goals give a 0-d float32 array, ``(n, 3)`` batches ``(n,)``."""
         return goal_reward(self.env_id, self.params, self.reward_type, achieved_goal, desired_goal)
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn(
-                f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array' to gym.make."
-            )
-            return None
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before render().")
+    def _render_frame(self) -> np.ndarray:
         from benchmarkzoo.envs.robotics.panda.render import render_world
 
         return render_world(self.world)
 
-    def close(self):
+    def _close_sim(self) -> None:
         if self._world is not None:
             self._world.close()
             self._world = None

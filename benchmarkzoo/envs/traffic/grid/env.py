@@ -10,11 +10,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
 
 from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, ScenarioError
-from benchmarkzoo.core.seeding import np_random
 from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.generator import (
     GridGenerator,
@@ -104,7 +103,7 @@ def agent_info(layout: sim.Layout, m: sim.Measurement, k: int) -> dict[str, Any]
     return sim.step_info(layout, m, tls=k)
 
 
-class TrafficGridEnv(ReplayPickling, ParallelEnv):
+class TrafficGridEnv(ReplayPickling, ParallelEnvView):
     """Coordinate the traffic lights of a generated grid on the real SUMO simulator, one agent per signal.
 
     ## Description
@@ -271,6 +270,7 @@ class TrafficGridEnv(ReplayPickling, ParallelEnv):
         self._previous_waiting = np.zeros(len(self.possible_agents), dtype=np.float64)
         self._totals = sim.EpisodeTotals()
         self._rng: np.random.Generator | None = None
+        self._renderer = None  # no renderer yet: ParallelEnvView.close reads it
         self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the simulation after pickling
         self._runner: Runner | None = None
         self._scratch: Path | None = None
@@ -302,17 +302,7 @@ class TrafficGridEnv(ReplayPickling, ParallelEnv):
     # ---- the PettingZoo API --------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        if seed is not None or self._rng is None:
-            self._rng = np_random(seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is None:
-            scenario = self.generator(self._rng)
-        elif not isinstance(scenario, TrafficScenario) or scenario.network != self.network_kind:
-            raise ScenarioError(
-                f"{self.env_id}: options['scenario'] must be a {self.network_kind} TrafficScenario; "
-                f"got {scenario!r:.80}."
-            )
-        self._start(scenario)
+        self._start(self._next_scenario(seed, options, self._check_scenario))
         self.agents = list(self.possible_agents)
         self.num_steps = 0
         return self._observations(), {agent: agent_info(self.layout, self._measurement, k)
@@ -377,6 +367,14 @@ class TrafficGridEnv(ReplayPickling, ParallelEnv):
                 "every agent in env.agents must act (send its current green to keep it)."
             )
 
+    def _check_scenario(self, scenario: Any) -> TrafficScenario:
+        if not isinstance(scenario, TrafficScenario) or scenario.network != self.network_kind:
+            raise ScenarioError(
+                f"{self.env_id}: options['scenario'] must be a {self.network_kind} TrafficScenario; "
+                f"got {scenario!r:.80}."
+            )
+        return scenario
+
     def close(self) -> None:
         if self._runner is not None:
             self._runner.close()
@@ -386,6 +384,7 @@ class TrafficGridEnv(ReplayPickling, ParallelEnv):
             self._finalizer()
             self._finalizer = None
             self._scratch = None
+        super().close()
 
     # ---- the simulation ------------------------------------------------------------------------
 

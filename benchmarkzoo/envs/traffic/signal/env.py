@@ -9,7 +9,6 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
@@ -26,6 +25,7 @@ from benchmarkzoo.envs.traffic.generator import (
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 ENV_ID = "benchmarkzoo/TrafficSignal-v0"
@@ -62,7 +62,7 @@ def new_scratch() -> Path:
     return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
 
 
-class TrafficSignalEnv(ReplayPickling, gym.Env):
+class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
     """Control one signalized intersection of the SUMO traffic simulator by choosing its green phase.
 
     ## Description
@@ -149,7 +149,8 @@ class TrafficSignalEnv(ReplayPickling, gym.Env):
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)`` (network, vehicles and SUMO's
     ``--seed``), so the same seed gives the same trajectory on every backend. A SUMO failure
     (or a killed SUMO process) raises ``TrafficSimulationError`` naming the scenario and quoting
-    SUMO; ``reset()`` then starts afresh. ``close()`` stops SUMO and removes every temporary file.
+    SUMO; ``reset()`` then starts afresh. ``close()`` stops SUMO and removes every temporary file;
+    a closed env refuses ``reset`` and ``step`` (``ClosedEnvError``).
 
     ## Version History
 
@@ -172,7 +173,7 @@ class TrafficSignalEnv(ReplayPickling, gym.Env):
     metadata = {"render_modes": []}
     scenario_type = TrafficScenario
     rng_attribute = "_np_random"
-    pickled_attributes = ("spec", "_np_random_seed")
+    pickled_attributes = ("spec", "_np_random_seed", "_phase")
     env_id = ENV_ID
 
     @property
@@ -193,24 +194,18 @@ class TrafficSignalEnv(ReplayPickling, gym.Env):
         emissions: bool = False,
         render_mode: str | None = None,
     ):
-        if render_mode is not None:
-            raise ValueError(
-                f"{ENV_ID}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
-            )
         check_options(reward, backend)
         self._init_kwargs = dict(
             generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
             min_green=min_green, reward=reward, backend=backend, in_process=in_process, emissions=emissions,
         )
-        self.generator = make_generator(generator, generator_kwargs)
+        super().__init__(make_generator(generator, generator_kwargs), None, render_mode)
         self.timing = sim.Timing(delta_time, yellow_time, min_green)
         self.reward_kind = reward
         self.backend = backend
         self.in_process = in_process
         self.emissions = bool(emissions)
-        self.render_mode = render_mode
         self.observation_space, self.action_space, self._num_phases, self._num_lanes = build_spaces(self.generator)
-        self.scenario: TrafficScenario | None = None
         self.layout: sim.Layout | None = None
         self._measurement: sim.Measurement | None = None
         self._previous_waiting = 0.0
@@ -222,20 +217,19 @@ class TrafficSignalEnv(ReplayPickling, gym.Env):
 
     # ---- the Gymnasium API -------------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        scenario = (options or {}).get("scenario")
-        if scenario is None:
-            scenario = self.generator(self.np_random)  # the first draw of np_random: seed s plays sample(s)
-        elif not isinstance(scenario, TrafficScenario) or scenario.network != "single-intersection":
+    def _check_scenario(self, scenario: Any) -> TrafficScenario:
+        if not isinstance(scenario, TrafficScenario) or scenario.network != "single-intersection":
             raise ScenarioError(f"{self._name}: options['scenario'] must be a single-intersection TrafficScenario; "
                                 f"got {scenario!r:.80}.")
+        return scenario
+
+    def _load(self, scenario: TrafficScenario) -> tuple[np.ndarray, dict[str, Any]]:
         self._start(scenario)
         return self._observation(), self._info()
 
-    def step(self, action: Any):
+    def _step(self, action: Any):
         if self._measurement is None:
-            raise ResetNeededError(f"{self._name}: call reset() before step() (and after a SUMO failure).")
+            raise ResetNeededError(f"{self._name}: the last SUMO step failed; call reset() to start a new simulation.")
         if type(action) is not int or not 0 <= action < self._num_phases:
             check_action(self._name, self.action_space, action)
             action = int(action)
@@ -251,7 +245,7 @@ class TrafficSignalEnv(ReplayPickling, gym.Env):
         return {**sim.step_info(self.layout, self._measurement),
                 **sim.episode_metrics(self._measurement, self._totals, self.emissions)}
 
-    def close(self) -> None:
+    def _close_sim(self) -> None:
         if self._runner is not None:
             self._runner.close()
             self._runner = None
