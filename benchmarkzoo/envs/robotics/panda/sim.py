@@ -20,8 +20,8 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-from gymnasium.error import ClosedEnvironmentError
 
+from benchmarkzoo.core.errors import ClosedEnvError
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.envs.robotics.panda.generator import ObjectScenario, ReachScenario, StackScenario
 
@@ -267,7 +267,7 @@ class PandaWorld:
     def _check_open(self) -> None:
         """Refuse a closed world here: PyBullet's own "Not connected to physics server" names nothing."""
         if self._closed:
-            raise ClosedEnvironmentError(
+            raise ClosedEnvError(
                 "This Panda world's PyBullet client was disconnected by close(); make a new env."
             )
 

@@ -24,9 +24,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
-from gymnasium.error import ClosedEnvironmentError
 
-from benchmarkzoo.core.errors import SimulatorError
+from benchmarkzoo.core.errors import ClosedEnvError, SimulatorError
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 
 #: Seconds to wait for a worker to exit after ``close`` before terminating it.
@@ -122,7 +121,7 @@ class WorkerPool:
 
     def _send(self, worker: int, command: str, payload: Any, what: str) -> None:
         if self._closed:
-            raise ClosedEnvironmentError(f"{self.label}: its Panda worker processes are closed; make a new env.")
+            raise ClosedEnvError(f"{self.label}: its Panda worker processes are closed; make a new env.")
         try:
             self.conns[worker].send((command, payload))
         except OSError as error:  # BrokenPipeError, ConnectionResetError: the worker is gone
