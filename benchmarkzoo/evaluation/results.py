@@ -17,9 +17,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from benchmarkzoo.core.atomic import atomic_write_text
 from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.evaluation import metrics, mo_metrics
-from benchmarkzoo.evaluation.io import atomic_write_text
 from benchmarkzoo.evaluation.suites import MultiObjective, Score
 
 SCHEMA_VERSION = 1

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchmarkzoo.evaluation.io import atomic_write_text
+from benchmarkzoo.core.atomic import atomic_write_text
 from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
 
