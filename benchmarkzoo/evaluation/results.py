@@ -147,10 +147,15 @@ class Provenance(_Model):
 
 
 class Results(_Model):
-    """A results file (``schema_version`` 1)."""
+    """A results file (``schema_version`` 1).
+
+    ``submitter`` is who submitted it to a leaderboard (``leaderboard add --submitter``); ``evaluate``
+    leaves it unset, and the maintainers' reference entries carry ``benchmarkzoo``.
+    """
 
     schema_version: Literal[1] = SCHEMA_VERSION
     suite: str
+    submitter: str | None = Field(default=None, min_length=1, max_length=64)
     protocol_seed: int
     provenance: Provenance
     policy: PolicyInfo

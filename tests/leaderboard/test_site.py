@@ -16,6 +16,8 @@ from benchmarkzoo.leaderboard.site import build_site, build_site_from_root, serv
 from benchmarkzoo.leaderboard.site.builder import MARKER, load_board, slug
 from benchmarkzoo.leaderboard.site.commands import serve_command, site_command
 from benchmarkzoo.leaderboard.site.templating import environment, is_http_url, link, render
+from benchmarkzoo.leaderboard.store import collect
+from benchmarkzoo.leaderboard.validate import SubmissionError
 
 from .site_data import (
     HOSTILE_SUITE,
@@ -205,10 +207,16 @@ def test_forged_and_edited_submissions_never_reach_the_site(board_root, tmp_path
     data = json.loads(stored.read_text())
     data["tasks"][0]["aggregates"]["mean"] += 10.0  # forged after `build`: the site validates again
     stored.write_text(json.dumps(data))
-    index, refused = build_site_from_root(root)
-    assert len(refused) == 1 and "aggregates do not match" in refused[0]
+    # The site lists what leaderboard JSON lists or is not built: `site` refuses, `build` re-ranks without it.
+    with pytest.raises(SubmissionError, match="aggregates do not match.*run `benchmarkzoo leaderboard build`"):
+        build_site_from_root(root)
+    assert not (root / "site").exists()
+    collection = collect(root)
+    assert len(collection.refused) == 1 and "aggregates do not match" in collection.refused[0]
+    index = build_site(collection.board, collection.submissions, root / "site")
     overview = (index.parent / "quickstart-v0" / "index.html").read_text()
     assert ">baseline</a>" in overview and ">random</a>" not in overview
+    assert [e["policy"] for e in collection.board["suites"]["quickstart-v0"]["entries"]] == ["baseline"]
 
 
 def test_build_refuses_to_replace_a_folder_it_did_not_make(board_root, tmp_path):

@@ -123,7 +123,7 @@ def test_missing_file_refused(tmp_path):
 def test_cli_validate(quickstart_results, tmp_path):
     forged = forge(tmp_path, quickstart_results["random"], REFUSALS["task-mean"][0])
     result = CliRunner().invoke(cli, ["leaderboard", "validate", str(quickstart_results["random"]), str(forged)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a refusal is bad input, like every benchmarkzoo error
     assert f"{quickstart_results['random']}: valid" in result.output
     assert f"{forged}: refused: the aggregates do not match" in result.output
     assert "Traceback" not in result.output
