@@ -34,8 +34,12 @@ def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
     ``repr`` already escapes ASCII controls and lone surrogates; format characters such as U+202E
     (RIGHT-TO-LEFT OVERRIDE) are printable to ``repr``, so they are escaped here as well.
     """
+    if isinstance(value, int) and value.bit_length() > 256:
+        return f"an integer of {value.bit_length()} bits"  # str() of a huge int is slow, and refused past 4300 digits
+    if isinstance(value, int | float | bool) or value is None:
+        return str(value)[:limit]  # digits, signs, 'e', '.', 'inf', 'nan', 'True', 'None': nothing to escape
     if not isinstance(value, str):
-        value = str(value) if isinstance(value, int | float | bool) or value is None else repr(value)
+        value = repr(value)
     cut = len(value) > limit
     text = repr(value[:limit])
     text = "".join(

@@ -47,7 +47,7 @@ def _int(token: str) -> int | _Refused:
 def _float(token: str) -> float | _Refused:
     value = float(token)
     if not math.isfinite(value) or abs(value) > MAX_FLOAT:
-        return _Refused(f"the number {shown(token, 40)} (at most {MAX_FLOAT:g} in magnitude)")
+        return _Refused(f"the number {token[:40]} (at most {MAX_FLOAT:g} in magnitude)")  # JSON number characters only
     return value
 
 

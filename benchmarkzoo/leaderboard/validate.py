@@ -15,21 +15,23 @@ not be file names. Who may use a name is the store's question (:mod:`~benchmarkz
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import UnknownEnvError
-from benchmarkzoo.evaluation.results import Results, ScoreError, recompute
+from benchmarkzoo.evaluation.results import Results, ScoreError, aggregates_of, suite_aggregates
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
 from benchmarkzoo.leaderboard import checks
 from benchmarkzoo.leaderboard.checks import LEADERBOARD_SEED, TaskCase
 from benchmarkzoo.leaderboard.text import shown
 from benchmarkzoo.leaderboard.untrusted_json import SubmissionError, parse
-from benchmarkzoo.scenario_sets import load_set
+from benchmarkzoo.scenario_sets import Split, load_set
 
 __all__ = ["LEADERBOARD_SEED", "MAX_BYTES", "SubmissionError", "load_submission", "validate", "validate_file"]
 
@@ -41,26 +43,28 @@ INTERNAL = "internal error while checking the file"
 def read_bytes(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_bytes`` (a FIFO or ``/dev/zero`` is refused, not read).
 
+    Messages do not repeat the path: every caller prints it before the reason.
+
     With ``follow_links=False`` a symbolic link at ``path`` is refused (``O_NOFOLLOW``).
     """
     flags = os.O_RDONLY | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0)) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError as error:
-        raise SubmissionError(f"{shown(str(path))}: no such file.") from error
+        raise SubmissionError("no such file.") from error
     except OSError as error:
         link = not follow_links and os.path.islink(path)
         reason = "a symbolic link, which the leaderboard never follows" if link else error.strerror
-        raise SubmissionError(f"{shown(str(path))}: cannot be read ({reason}).") from error
+        raise SubmissionError(f"cannot be read ({reason}).") from error
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise SubmissionError(f"{shown(str(path))}: not a regular file.")
+            raise SubmissionError("not a regular file.")
         if info.st_size > max_bytes:
-            raise SubmissionError(f"{shown(str(path))}: {info.st_size} bytes is over the {max_bytes}-byte limit.")
+            raise SubmissionError(f"{info.st_size} bytes is over the {max_bytes}-byte limit.")
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise SubmissionError(f"{shown(str(path))}: over the {max_bytes}-byte limit.")
+        raise SubmissionError(f"over the {max_bytes}-byte limit.")
     return data
 
 
@@ -77,11 +81,13 @@ def parse_submission(data: bytes) -> Results:
 
 def load_submission(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True) -> Results:
     """Read, parse and schema-check a results file."""
-    data = read_bytes(path, max_bytes, follow_links)
-    try:
-        return parse_submission(data)
-    except SubmissionError as error:
-        raise SubmissionError(f"{shown(str(path))}: {error}") from error
+    return parse_submission(read_bytes(path, max_bytes, follow_links))
+
+
+@functools.lru_cache(maxsize=64)
+def _split(scenario_set: str, split: str) -> Split:
+    """A suite's split, read once per process: ``build`` validates many files of the same suites."""
+    return load_set(scenario_set).split(split)
 
 
 def _task_cases(results: Results, suite) -> list[TaskCase]:
@@ -92,7 +98,7 @@ def _task_cases(results: Results, suite) -> list[TaskCase]:
             spec = registration.spec(result.env_id)
         except UnknownEnvError as error:
             raise SubmissionError(f"{where}: {error}") from error
-        split = load_set(task.scenario_set).split(task.split)
+        split = _split(task.scenario_set, task.split)
         cases.append(TaskCase(where, task, result, spec, split, results.protocol_seed))
     return cases
 
@@ -113,14 +119,30 @@ def validate(results: Results) -> None:
     for case in _task_cases(results, suite):
         for check in checks.TASK_CHECKS:
             _refuse(check(case))
+    _check_aggregates(results)
+
+
+def _dump(model: Any) -> Any:
+    return None if model is None else model.model_dump(mode="json")
+
+
+def _check_aggregates(results: Results) -> None:
+    """Every aggregate equals the one recomputed from the raw episodes (as :func:`recompute` would give),
+    task by task first: the suite's stratified bootstraps cost the most, so a forged task is refused before them."""
     try:
-        recomputed = recompute(results)
+        for task in results.tasks:
+            if not checks.close(_dump(aggregates_of(task)), _dump(task.aggregates)):
+                raise SubmissionError(
+                    f"task {task.id}: the aggregates do not match those recomputed from the raw episodes."
+                )
+        if not checks.close(_dump(suite_aggregates(results.tasks)), _dump(results.aggregates)):
+            raise SubmissionError("the suite aggregates do not match those recomputed from the raw episodes.")
     except ScoreError as error:
         raise SubmissionError(f"the episodes cannot be scored: {error}") from error
     except (ValidationError, OverflowError, FloatingPointError, ValueError) as error:
+        if isinstance(error, SubmissionError):
+            raise
         raise SubmissionError(f"the episodes cannot be scored: {type(error).__name__}: {shown(str(error))}.") from error
-    if not checks.close(recomputed.model_dump(mode="json"), results.model_dump(mode="json")):
-        raise SubmissionError("the aggregates do not match those recomputed from the raw episodes.")
 
 
 def _refuse(message: str | None) -> None:
