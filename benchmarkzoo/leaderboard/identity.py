@@ -93,13 +93,8 @@ def identity_problem(results: Results, existing: Iterable[Held], reference: bool
                     f"policy name {shown(name)} reads as the reserved reference name {reserved!r}; choose another "
                     "name (references are added by the maintainers with --reference)."
                 )
-    own = fingerprint(results)
+    existing = list(existing)
     for other in existing:
-        if other.fingerprint == own:
-            return (
-                f"duplicate: {other.where} (policy {shown(other.name)} by {shown(other.submitter)}) has the same "
-                "raw outcomes; the same episodes are stored once, under one name."
-            )
         if other.name == name and other.submitter != submitter:
             return f"policy name {shown(name)} is held by another submitter ({other.where}); choose another."
         if other.name != name and reads_as(name, other.name):
@@ -109,4 +104,11 @@ def identity_problem(results: Results, existing: Iterable[Held], reference: bool
             )
         if other.submitter != submitter and reads_as(submitter, other.submitter):
             return f"submitter {shown(submitter)} reads as the existing submitter {shown(other.submitter)}."
+    own = fingerprint(results)
+    for other in existing:
+        if other.fingerprint == own:
+            return (
+                f"duplicate: {other.where} (policy {shown(other.name)} by {shown(other.submitter)}) has the same "
+                "raw outcomes; the same episodes are stored once, under one name."
+            )
     return None

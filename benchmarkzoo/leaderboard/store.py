@@ -91,6 +91,9 @@ def add(
     problem = checks.submitter_name(results)
     if problem:
         raise SubmissionError(problem)
+    problem = identity.identity_problem(results, [], reference)  # the rules that need no other entry
+    if problem:
+        raise SubmissionError(problem)
     root = Path(root).resolve()
     dest = submission_path(root, results)
     folder = safe_folder(root, SUBMISSIONS, results.suite)
