@@ -32,7 +32,7 @@ run: install
 	rm -rf results/leaderboard
 	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy random --out results/$(SUITE)-random.json
 	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy baseline --out results/$(SUITE)-baseline.json
-	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --root results/leaderboard
+	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --reference --root results/leaderboard
 	$(BIN)/benchmarkzoo leaderboard build --root results/leaderboard
 
 # Regenerate the committed reference entries: random and baseline on every shipped suite, then the
@@ -42,7 +42,7 @@ leaderboard: install
 	for suite in $$($(BIN)/benchmarkzoo suites list --names); do \
 	  for policy in random baseline; do \
 	    $(BIN)/benchmarkzoo evaluate --suite $$suite --policy $$policy --out results/$$suite-$$policy.json && \
-	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
+	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference || exit 1; \
 	  done; \
 	done
 	# the reference SB3 policies (leaderboard/policies/README.md; needs the sb3 extra)
@@ -50,7 +50,7 @@ leaderboard: install
 	  suite=$${entry%%:*}; policy=$${entry#*:}; \
 	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy sb3:leaderboard/policies/$$policy.zip \
 	    --out results/$$suite-$$policy.json && \
-	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json || exit 1; \
+	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference || exit 1; \
 	done
 	$(BIN)/benchmarkzoo leaderboard build
 

@@ -1,4 +1,4 @@
-"""The hostile corpus (tests/leaderboard/hostile/, written by its make_corpus.py): every file is refused, with its reason.
+"""The hostile corpus (tests/leaderboard/hostile/, made by its make_corpus.py): every file is refused, with its reason.
 
 ``validate`` cases go through the real CLI in a subprocess (exit 2, the reason, no traceback, no
 raw control character in what reaches the terminal); ``add`` cases are valid files that

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import unicodedata
 import urllib.request
 
 import numpy as np
@@ -90,6 +91,21 @@ def test_every_template_escapes_submission_strings(hostile):
     assert 'href="javascript' not in html.lower()
     assert "&lt;" in html or hostile in (MATH, JS_URL)
     assert html.count("<script") == 0
+
+
+@pytest.mark.parametrize("hostile", ["\x1b[2J\x1b[31mred", "mod\u202efdp.exe", "nul\x00byte", "lone\ud800", "\u200bzw"])
+def test_control_and_format_characters_never_reach_a_page(hostile):
+    """Validation refuses them; the pages do not rely on it (every value goes through ``visible``)."""
+    entry = {
+        "rank": 1, "policy": hostile, "policy_kind": hostile, "href": "s/submissions/x.html", "iqm": 1.0,
+        "iqm_ci": [0.5, 1.5], "mean": 1.0, "optimality_gap": 0.0, "steps_per_s": 10.0, "tasks": {},
+    }
+    suite = {"name": hostile, "description": hostile, "href": "s/index.html", "entries": [entry], "tasks": [],
+             "intervals": None, "profile": None, "improvement": None, "pairs": []}
+    html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
+    html += str(link(hostile))
+    assert [c for c in html if c not in "\n\t" and unicodedata.category(c).startswith("C")] == []
+    assert f"\\u{ord(next(c for c in hostile if unicodedata.category(c).startswith('C'))):04x}" in html
 
 
 def test_hostile_submissions_render_as_text(board_root, tmp_path):
@@ -208,7 +224,7 @@ def test_forged_and_edited_submissions_never_reach_the_site(board_root, tmp_path
     data["tasks"][0]["aggregates"]["mean"] += 10.0  # forged after `build`: the site validates again
     stored.write_text(json.dumps(data))
     # The site lists what leaderboard JSON lists or is not built: `site` refuses, `build` re-ranks without it.
-    with pytest.raises(SubmissionError, match="aggregates do not match.*run `benchmarkzoo leaderboard build`"):
+    with pytest.raises(SubmissionError, match=r"aggregates do not match.*run `benchmarkzoo leaderboard build`"):
         build_site_from_root(root)
     assert not (root / "site").exists()
     collection = collect(root)

@@ -74,7 +74,8 @@ def test_build_skips_and_reports_corrupt_submissions(quickstart_results, tmp_pat
 def test_cli_add_build_schema(quickstart_results, tmp_path):
     root = tmp_path / "board"
     runner = CliRunner()
-    result = runner.invoke(cli, ["leaderboard", "add", str(quickstart_results["random"]), "--root", str(root), "--reference"])
+    args = ["leaderboard", "add", str(quickstart_results["random"]), "--root", str(root), "--reference"]
+    result = runner.invoke(cli, args)
     assert result.exit_code == 0 and "stored as" in result.output
     result = runner.invoke(cli, ["leaderboard", "build", "--root", str(root)])
     assert result.exit_code == 0 and "leaderboard.json" in result.output

@@ -171,7 +171,9 @@ def test_build_skips_links_and_hand_committed_forgeries_and_the_site_agrees(root
 
     board = json.loads((root / "leaderboard.json").read_text())
     entries = board["suites"]["quickstart-v0"]["entries"]
-    assert [(e["policy"], e["submitter"]) for e in entries] == [("baseline", "benchmarkzoo"), ("random", "benchmarkzoo")]
+    assert [(e["policy"], e["submitter"]) for e in entries] == [
+        ("baseline", "benchmarkzoo"), ("random", "benchmarkzoo")
+    ]
     overview = (root / "site" / "quickstart-v0" / "index.html").read_text()
     site_policies = sorted({p.stem.rsplit("-", 1)[0] for p in (root / "site" / "quickstart-v0" / "submissions").glob(
         "*.json")})
