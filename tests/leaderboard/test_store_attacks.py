@@ -247,3 +247,20 @@ def test_build_output_is_unchanged_by_a_refused_add(root, tmp_path):
     result = CliRunner().invoke(cli, ["leaderboard", "add", str(bad), "--submitter", "mallory", "--root", str(root)])
     assert result.exit_code == 2 and "reserved reference name 'baseline'" in result.output
     assert build(root)[0].read_bytes() == first and refused == []
+
+
+@pytest.mark.parametrize("content", [
+    "not json", '{"suites": []}', '{"suites": {"s": {"entries": [{"rank": "1"}]}}}', "link",
+])
+def test_site_refuses_a_broken_or_linked_leaderboard_json(root, tmp_path, content):
+    pytest.importorskip("jinja2", reason="the site needs the 'eval' extra")
+    board = root / "leaderboard.json"
+    if content == "link":
+        build(root)
+        shutil.move(board, tmp_path / "real.json")
+        board.symlink_to(tmp_path / "real.json")
+    else:
+        board.write_text(content)
+    result = CliRunner().invoke(cli, ["leaderboard", "site", "--root", str(root)])
+    assert result.exit_code == 2 and "run `benchmarkzoo leaderboard build`" in result.output
+    assert "Traceback" not in result.output and not (root / "site").exists()

@@ -32,7 +32,7 @@ from benchmarkzoo.leaderboard.site import plots, stats
 from benchmarkzoo.leaderboard.site.templating import environment
 from benchmarkzoo.leaderboard.store import safe_folder
 from benchmarkzoo.leaderboard.text import shown
-from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+from benchmarkzoo.leaderboard.validate import SubmissionError, read_bytes, validate_file
 
 SITE_DIR = "site"
 #: Written into every built site, so a rebuild only ever replaces a folder this module made.
@@ -299,6 +299,18 @@ def build_site(
     return out / "index.html"
 
 
+def _board_shaped(board: Any) -> bool:
+    """Suites of entries, each with a ``submission`` path and an integer ``rank`` (what the builder reads first)."""
+    suites = board.get("suites") if isinstance(board, dict) else None
+    return isinstance(suites, dict) and all(
+        isinstance(suite, dict) and isinstance(suite.get("entries", []), list) and all(
+            isinstance(e, dict) and isinstance(e.get("submission"), str) and type(e.get("rank")) is int
+            for e in suite.get("entries", [])
+        )
+        for suite in suites.values()
+    )
+
+
 def load_board(root: str | Path) -> tuple[dict[str, Any], dict[str, Results], list[str]]:
     """``root/leaderboard.json`` and its submissions, each validated again; returns the board, results, refusals.
 
@@ -306,7 +318,17 @@ def load_board(root: str | Path) -> tuple[dict[str, Any], dict[str, Results], li
     Entries are read as ``build`` wrote them: ``submissions/<suite>/<file>.json``, never through a link.
     """
     root = Path(root).resolve()
-    board = json.loads((root / "leaderboard.json").read_text())
+    try:
+        board = json.loads(read_bytes(root / "leaderboard.json", follow_links=False))
+    except (SubmissionError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise SubmissionError(
+            f"{root / 'leaderboard.json'} cannot be read ({error}); run `benchmarkzoo leaderboard build`."
+        ) from error
+    if not _board_shaped(board):
+        raise SubmissionError(
+            f"{root / 'leaderboard.json'} is not leaderboard JSON as `build` writes it; run `benchmarkzoo leaderboard "
+            "build`."
+        )
     submissions: dict[str, Results] = {}
     refused: list[str] = []
     for suite in board.get("suites", {}).values():
