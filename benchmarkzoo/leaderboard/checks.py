@@ -198,17 +198,21 @@ def _shaped(kind: str, ret: object, team: object) -> bool:
     return True
 
 
-def return_shapes(case: TaskCase) -> str | None:
+def return_shape_problem(where: str, kind: str, episodes: list) -> str | None:
     """Returns shaped as the env's kind: a number, one per objective, one per agent summing to the team return,
     or one list per agent with an entry per objective (moma)."""
-    for episode in case.result.episodes:
+    for episode in episodes:
         ret, team = episode.episode_return, episode.team_return
-        if not _shaped(case.spec.kind, ret, team):
+        if not _shaped(kind, ret, team):
             return (
-                f"{case.where}, episode {episode.index}: return {shown(ret)} (team return {shown(team)}) is not "
-                f"shaped as a {case.spec.kind!r} env's."
+                f"{where}, episode {episode.index}: return {shown(ret)} (team return {shown(team)}) is not "
+                f"shaped as a {kind!r} env's."
             )
     return None
+
+
+def return_shapes(case: TaskCase) -> str | None:
+    return return_shape_problem(case.where, case.spec.kind, case.result.episodes)
 
 
 def fronts(case: TaskCase) -> str | None:

@@ -145,6 +145,11 @@ def _check_aggregates(results: Results) -> None:
         raise SubmissionError(f"the episodes cannot be scored: {type(error).__name__}: {shown(str(error))}.") from error
 
 
+def _check_returns(where: str, spec: registration.EnvSpec, episodes: list) -> None:
+    """Raise :class:`SubmissionError` unless every return is shaped as ``spec``'s kind (see :mod:`.checks`)."""
+    _refuse(checks.return_shape_problem(where, spec.kind, episodes))
+
+
 def _refuse(message: str | None) -> None:
     if message is not None:
         raise SubmissionError(message)

@@ -33,3 +33,15 @@ def test_every_suite_has_random_and_baseline_entries_ranked():
         assert [e["rank"] for e in entries] == list(range(1, len(entries) + 1)), suite
         iqms = [e["iqm"] for e in entries]
         assert iqms == sorted(iqms, reverse=True), suite
+
+
+def test_committed_entries_pass_the_identity_rules_as_references():
+    from benchmarkzoo.leaderboard.identity import MAINTAINER
+    from benchmarkzoo.leaderboard.store import collect
+
+    collection = collect(ROOT)
+    assert collection.refused == []
+    board = json.loads((ROOT / "leaderboard.json").read_text())
+    listed = sorted(e["submission"] for s in board["suites"].values() for e in s["entries"])
+    assert sorted(collection.submissions) == listed  # leaderboard.json lists exactly what `build` accepts
+    assert {r.submitter for r in collection.submissions.values()} == {MAINTAINER}
