@@ -32,7 +32,7 @@ run: install
 	rm -rf results/leaderboard results/$(SUITE)-random.json results/$(SUITE)-baseline.json
 	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy random --out results/$(SUITE)-random.json
 	$(BIN)/benchmarkzoo evaluate --suite $(SUITE) --policy baseline --out results/$(SUITE)-baseline.json
-	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --root results/leaderboard
+	$(BIN)/benchmarkzoo leaderboard add results/$(SUITE)-random.json results/$(SUITE)-baseline.json --reference --root results/leaderboard
 	$(BIN)/benchmarkzoo leaderboard build --root results/leaderboard
 
 # Regenerate the committed reference entries: random and baseline on every shipped suite, then the
@@ -44,7 +44,7 @@ leaderboard: install
 	  for policy in random baseline; do \
 	    rm -f results/$$suite-$$policy.json && \
 	    $(BIN)/benchmarkzoo evaluate --suite $$suite --policy $$policy --out results/$$suite-$$policy.json && \
-	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --verify || exit 1; \
+	    $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference --verify || exit 1; \
 	  done; \
 	done
 	# the reference SB3 policies, exported to ONNX and evaluated as data (leaderboard/policies/README.md)
@@ -54,7 +54,7 @@ leaderboard: install
 	  $(BIN)/benchmarkzoo export-onnx leaderboard/policies/$$policy.zip leaderboard/policies/$$policy.onnx && \
 	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/$$policy.onnx \
 	    --out results/$$suite-$$policy.json && \
-	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --verify \
+	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference --verify \
 	    --policy leaderboard/policies/$$policy.onnx || exit 1; \
 	done
 	$(BIN)/benchmarkzoo leaderboard build

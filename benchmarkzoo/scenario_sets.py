@@ -32,8 +32,6 @@ import dataclasses
 import difflib
 import os
 import re
-import stat
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -42,6 +40,7 @@ from typing import Any
 import yaml
 
 from benchmarkzoo import registration
+from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, ScenarioSetError
 from benchmarkzoo.core.scenario import Scenario
 from benchmarkzoo.generators.base import Generator
@@ -479,7 +478,7 @@ def record(name: str, root: Path | None = None) -> RecordResult:
         for split_name, split in old.splits.items()
     }
     new = dataclasses.replace(old, version=version, splits=MappingProxyType(splits))
-    _write_atomic(old.path, dump_set(new))
+    atomic_write(old.path, dump_set(new))
     return RecordResult(new, changed, old.version)
 
 
@@ -494,17 +493,3 @@ def dump_set(scenario_set: ScenarioSet) -> str:
     return _HEADER + body + yaml.safe_dump(hashes, sort_keys=False, default_flow_style=False)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so readers see the old file or the new one, never half of one."""
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, mode)  # mkstemp makes 0600 files; keep the mode the file had
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

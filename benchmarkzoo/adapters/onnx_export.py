@@ -40,7 +40,7 @@ import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.core.extras import require
-from benchmarkzoo.evaluation.io import atomic_write_bytes
+from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.evaluation.policies import PolicyError
 
 #: Batch size of the example inputs: 1 would be specialized away by torch.export, so use more.
@@ -98,7 +98,7 @@ def export_module(module: Any, observation_space: spaces.Space, out: str | Path,
         entry.key, entry.value = key, value
     onnx.checker.check_model(model)
     out = Path(out)
-    atomic_write_bytes(out, model.SerializeToString())
+    atomic_write(out, model.SerializeToString())
     return out
 
 

@@ -17,9 +17,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from benchmarkzoo.core.atomic import atomic_write_text
 from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.evaluation import metrics, mo_metrics
-from benchmarkzoo.evaluation.io import atomic_write_text
 from benchmarkzoo.evaluation.suites import MultiObjective, Score
 
 SCHEMA_VERSION = 1
@@ -149,10 +149,15 @@ class Provenance(_Model):
 
 
 class Results(_Model):
-    """A results file (``schema_version`` 1)."""
+    """A results file (``schema_version`` 1).
+
+    ``submitter`` is who submitted it to a leaderboard (``leaderboard add --submitter``); ``evaluate``
+    leaves it unset, and the maintainers' reference entries carry ``benchmarkzoo``.
+    """
 
     schema_version: Literal[1] = SCHEMA_VERSION
     suite: str
+    submitter: str | None = Field(default=None, min_length=1, max_length=64)
     protocol_seed: int
     provenance: Provenance
     policy: PolicyInfo

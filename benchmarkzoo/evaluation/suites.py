@@ -171,7 +171,7 @@ def load_suite(name_or_path: str | Path) -> Suite:
 
 def save_suite(suite: Suite, path: Path) -> None:
     """Write ``suite`` as YAML, atomically."""
-    from benchmarkzoo.evaluation.io import atomic_write_text
+    from benchmarkzoo.core.atomic import atomic_write_text
 
     data = suite.model_dump(mode="json", exclude_none=True)
     for task in data["tasks"]:

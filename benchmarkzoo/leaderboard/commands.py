@@ -1,6 +1,8 @@
 """CLI commands ``benchmarkzoo leaderboard validate|add|verify|build|compare|schema`` (mounted by the CLI).
 
 ``verify`` (and the options of ``add --verify``) live in :mod:`benchmarkzoo.leaderboard.verify_commands`.
+A refused submission exits with code 2 (bad input, as every benchmarkzoo error), with the reason
+and never a traceback; untrusted text in a reason is escaped (:func:`~benchmarkzoo.leaderboard.text.shown`).
 """
 
 from __future__ import annotations
@@ -28,57 +30,77 @@ def leaderboard_group() -> None:
 @leaderboard_group.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def validate_command(files: tuple[Path, ...]) -> None:
-    """Check results files against the schema and the protocol; exit 1 on the first refusal."""
+    """Check results files against the schema and the protocol; exit 2 if any is refused."""
+    from benchmarkzoo.leaderboard.text import printable
     from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
 
     failed = False
     for file in files:
         try:
             validate_file(file)
-            click.echo(f"{file}: valid")
+            click.echo(f"{printable(str(file))}: valid")
         except SubmissionError as error:
-            click.echo(f"{file}: refused: {error}", err=True)
+            click.echo(f"{printable(str(file))}: refused: {error}", err=True)
             failed = True
     if failed:
-        sys.exit(1)
+        sys.exit(2)
 
 
 @leaderboard_group.command("add")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_ROOT
+@click.option("--submitter", default=None, help="Who submits the files (a name like a policy name); kept in the entry.")
+@click.option(
+    "--reference", is_flag=True,
+    help="Maintainers only: add reference entries (submitter 'benchmarkzoo'; reserved names such as baseline).",
+)
 @click.option("--verify", is_flag=True, help="Replay episodes first (see `leaderboard verify`); store only on a match.")
 @VERIFY_POLICY
 @VERIFY_EPISODES
 @VERIFY_TRUST
 def add_command(
-    files: tuple[Path, ...], root: Path, verify: bool, policy: str | None, episodes: int | None, trust_policy_code: bool
+    files: tuple[Path, ...], root: Path, submitter: str | None, reference: bool, verify: bool, policy: str | None,
+    episodes: int | None, trust_policy_code: bool,
 ) -> None:
-    """Validate results files and store them under ROOT/submissions/<suite>/."""
+    """Validate results files, check their names, and store them under ROOT/submissions/<suite>/.
+
+    Each file is stored whole or not at all; the command exits 2 if any is refused (1 if a replay
+    with --verify does not match).
+    """
     from benchmarkzoo.leaderboard.store import add
+    from benchmarkzoo.leaderboard.text import printable
+    from benchmarkzoo.leaderboard.validate import SubmissionError
 
-    if not verify:
-        if policy is not None or trust_policy_code:
-            raise click.UsageError("--policy and --trust-policy-code go with --verify.")
-        for file in files:
-            click.echo(f"{file}: stored as {add(file, root)}")
+    if verify:
+        from benchmarkzoo.leaderboard.verify_commands import add_verified_files
+
+        add_verified_files(files, root, policy, episodes, trust_policy_code, submitter, reference)
         return
-    from benchmarkzoo.leaderboard.verify_commands import add_verified_files
-
-    add_verified_files(files, root, policy, episodes, trust_policy_code)
+    if policy is not None or trust_policy_code:
+        raise click.UsageError("--policy and --trust-policy-code go with --verify.")
+    failed = False
+    for file in files:
+        try:
+            click.echo(f"{printable(str(file))}: stored as {add(file, root, submitter, reference)}")
+        except SubmissionError as error:
+            click.echo(f"{printable(str(file))}: refused: {error}", err=True)
+            failed = True
+    if failed:
+        sys.exit(2)
 
 
 @leaderboard_group.command("build")
 @_ROOT
 def build_command(root: Path) -> None:
     """Rank every valid submission per suite; write ROOT/leaderboard.json and the static site ROOT/site."""
-    from benchmarkzoo.leaderboard.site.commands import write_site
-    from benchmarkzoo.leaderboard.store import build
+    from benchmarkzoo.leaderboard.site.commands import write_collection_site
+    from benchmarkzoo.leaderboard.store import collect, write_board
 
-    out, refused = build(root)
-    for reason in refused:
+    collection = collect(root)  # one list of accepted entries for the JSON and the site
+    for reason in collection.refused:
         click.echo(f"skipped {reason}", err=True)
-    click.echo(f"wrote {out}")
-    write_site(root)
+    click.echo(f"wrote {write_board(root, collection)}")
+    write_collection_site(root, collection)
 
 
 @leaderboard_group.command("compare")

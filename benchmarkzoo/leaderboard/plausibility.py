@@ -18,7 +18,7 @@ import numpy as np
 from benchmarkzoo.core.bounds import Outcome, OutcomeBounds
 from benchmarkzoo.evaluation.results import Episode, TaskResult
 from benchmarkzoo.evaluation.suites import Task
-from benchmarkzoo.leaderboard.validate import SubmissionError
+from benchmarkzoo.leaderboard.untrusted_json import SubmissionError
 from benchmarkzoo.registration import EnvSpec
 from benchmarkzoo.scenario_sets import Split, load_set
 
@@ -37,7 +37,16 @@ def task_bounds(task: Task, spec: EnvSpec, split: Split | None = None) -> Outcom
 def check_plausible(
     where: str, task: Task, spec: EnvSpec, task_result: TaskResult, split: Split | None = None
 ) -> None:
-    """Raise :class:`SubmissionError` naming the task, episode, value and bound of the first implausible outcome.
+    """Raise :class:`SubmissionError` with :func:`plausibility_problem`'s reason, if there is one."""
+    reason = plausibility_problem(where, task, spec, task_result, split)
+    if reason is not None:
+        raise SubmissionError(reason)
+
+
+def plausibility_problem(
+    where: str, task: Task, spec: EnvSpec, task_result: TaskResult, split: Split | None = None
+) -> str | None:
+    """The refusal naming the task, episode, value and bound of the first implausible outcome, or ``None``.
 
     Args:
         where: the task as refusals name it, e.g. ``"task maze-test"``.
@@ -47,7 +56,7 @@ def check_plausible(
         split: the task's scenario split, if loaded already.
     """
     if spec.outcome_bounds is None:  # a third-party env registered without them: nothing to check against
-        raise SubmissionError(
+        return (
             f"{where}: {spec.id} declares no outcome_bounds, so its outcomes cannot be checked; register the env "
             "with outcome_bounds='module:function' (see ARCHITECTURE.md, Outcome bounds)."
         )
@@ -55,7 +64,8 @@ def check_plausible(
     for episode in task_result.episodes:
         reason = episode_problem(spec, bounds, episode)
         if reason is not None:
-            raise SubmissionError(f"{where}, episode {episode.index}: {reason}.")
+            return f"{where}, episode {episode.index}: {reason}."
+    return None
 
 
 def _returns(spec: EnvSpec, episode: Episode) -> np.ndarray:

@@ -1,185 +1,171 @@
 """Validation of untrusted results files. Nothing in a submission is executed.
 
-A submission is refused, with the reason, when it is too large, is not JSON, contains NaN or
-infinite numbers, violates the schema, names an unknown suite, task, env or version, has a
-failed task (suite aggregates skip failed tasks, so a partial run could hide its worst ones), played
-other episodes or seeds than the protocol prescribes, cites scenario hashes the suite's
-scenario sets do not record, carries aggregates that differ from those recomputed from its raw
-episodes, or has names that could escape the submissions folder.
+A submission is refused, with the reason, when it is not a regular file, is too large, is not
+strict JSON (:mod:`~benchmarkzoo.leaderboard.untrusted_json`: duplicate keys, out-of-range numbers,
+deep nesting, control or format characters anywhere), violates the schema, or fails a check of
+:mod:`~benchmarkzoo.leaderboard.checks`: an unknown suite, task, env, env spec or package version,
+a failed task (suite aggregates skip failed tasks, so a partial run could hide its worst ones),
+other episodes or seeds than the protocol prescribes, scenario hashes the suite's scenario sets do
+not record, aggregates that differ from those recomputed from its raw episodes, or names that could
+not be file names. Who may use a name is the store's question (:mod:`~benchmarkzoo.leaderboard.identity`).
+
+:func:`validate_file` is total: whatever the bytes, it returns the results or raises
+:class:`SubmissionError`.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import re
+import functools
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from benchmarkzoo import registration
-from benchmarkzoo.core.errors import BenchmarkZooError, UnknownEnvError
-from benchmarkzoo.core.seeding import derive_seed
-from benchmarkzoo.evaluation.fronts import pareto_fronts
-from benchmarkzoo.evaluation.results import Results, ScoreError, recompute
+from benchmarkzoo.core.errors import UnknownEnvError
+from benchmarkzoo.evaluation.results import Results, ScoreError, aggregates_of, suite_aggregates
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
-from benchmarkzoo.scenario_sets import load_set
+from benchmarkzoo.leaderboard import checks
+from benchmarkzoo.leaderboard.checks import LEADERBOARD_SEED, TaskCase
+from benchmarkzoo.leaderboard.text import shown
+from benchmarkzoo.leaderboard.untrusted_json import SubmissionError, parse
+from benchmarkzoo.scenario_sets import Split, load_set
 
-LEADERBOARD_SEED = 0
+__all__ = ["LEADERBOARD_SEED", "MAX_BYTES", "SubmissionError", "load_submission", "validate", "validate_file"]
+
 MAX_BYTES = 20 * 1024 * 1024
-SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,99}$")
+#: Prefix of a refusal caused by a bug in a check rather than by the file; the tests look for it.
+INTERNAL = "internal error while checking the file"
 
 
-class SubmissionError(BenchmarkZooError, ValueError):
-    """A submission that is refused; the message is the reason."""
+def read_bytes(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes`` (a FIFO or ``/dev/zero`` is refused, not read).
 
+    Messages do not repeat the path: every caller prints it before the reason.
 
-def _reject_constant(token: str) -> Any:
-    raise SubmissionError(f"the file contains {token}: only finite numbers are allowed.")
-
-
-def _close(a: Any, b: Any) -> bool:
-    """Exact equality for everything but floats, which may differ in the last bits across platforms."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) or isinstance(b, float):
-        numbers = isinstance(a, int | float) and isinstance(b, int | float)
-        return numbers and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-    return a == b
-
-
-def load_submission(path: str | Path, max_bytes: int = MAX_BYTES) -> Results:
-    """Parse and schema-check a results file, refusing oversize, non-JSON and non-finite input."""
-    path = Path(path)
-    if not path.is_file():
-        raise SubmissionError(f"{path}: no such file.")
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise SubmissionError(f"{path}: {size} bytes is over the {max_bytes}-byte limit.")
+    With ``follow_links=False`` a symbolic link at ``path`` is refused (``O_NOFOLLOW``).
+    """
+    flags = os.O_RDONLY | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0)) | getattr(os, "O_NONBLOCK", 0)
     try:
-        data = json.loads(path.read_bytes(), parse_constant=_reject_constant)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-        raise SubmissionError(f"{path}: not valid JSON ({error}).") from error
+        fd = os.open(path, flags)
+    except FileNotFoundError as error:
+        raise SubmissionError("no such file.") from error
+    except OSError as error:
+        link = not follow_links and os.path.islink(path)
+        reason = "a symbolic link, which the leaderboard never follows" if link else error.strerror
+        raise SubmissionError(f"cannot be read ({reason}).") from error
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SubmissionError("not a regular file.")
+        if info.st_size > max_bytes:
+            raise SubmissionError(f"{info.st_size} bytes is over the {max_bytes}-byte limit.")
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise SubmissionError(f"over the {max_bytes}-byte limit.")
+    return data
+
+
+def parse_submission(data: bytes) -> Results:
+    """Strict JSON, then the schema; raises :class:`SubmissionError` naming the first violation."""
+    value = parse(data)
     try:
-        return Results.model_validate(data)
+        return Results.model_validate(value)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise SubmissionError(f"{path}: schema violation at {where}: {first['msg']}.") from error
+        where = ".".join(shown(p, 40) if isinstance(p, str) and not p.isidentifier() else str(p) for p in first["loc"])
+        raise SubmissionError(f"schema violation at {where}: {first['msg']}.") from error
 
 
-def validate(results: Results) -> None:
-    """Check a parsed results file against the protocol; raise :class:`SubmissionError` with the reason."""
-    if results.protocol_seed != LEADERBOARD_SEED:
-        # One fixed seed for everyone: otherwise a submitter could shop for a lucky seed.
-        raise SubmissionError(
-            f"leaderboard entries are evaluated with the protocol seed {LEADERBOARD_SEED}; the file used "
-            f"{results.protocol_seed}. Re-run `benchmarkzoo evaluate` without --seed."
-        )
-    if not SAFE_NAME.match(results.policy.name):
-        raise SubmissionError(f"policy name {results.policy.name!r} must match {SAFE_NAME.pattern}.")
-    try:
-        suite = load_suite(suite_path(results.suite))  # by name only: a submission never names a file
-    except SuiteError as error:
-        raise SubmissionError(f"unknown suite: {error}") from error
-    if suite.name != results.suite:
-        raise SubmissionError(f"unknown suite: the file names {results.suite!r}, the suite file is {suite.name!r}.")
-    if [t.id for t in results.tasks] != [t.id for t in suite.tasks]:
-        raise SubmissionError(
-            f"suite {suite.name} has tasks {[t.id for t in suite.tasks]}; the file has {[t.id for t in results.tasks]}."
-        )
+def load_submission(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True) -> Results:
+    """Read, parse and schema-check a results file."""
+    return parse_submission(read_bytes(path, max_bytes, follow_links))
+
+
+@functools.lru_cache(maxsize=64)
+def _split(scenario_set: str, split: str) -> Split:
+    """A suite's split, read once per process: ``build`` validates many files of the same suites."""
+    return load_set(scenario_set).split(split)
+
+
+def _task_cases(results: Results, suite) -> list[TaskCase]:
+    cases = []
     for task, result in zip(suite.tasks, results.tasks):
         where = f"task {task.id}"
         try:
             spec = registration.spec(result.env_id)
         except UnknownEnvError as error:
             raise SubmissionError(f"{where}: {error}") from error
-        if spec.id != task.env or result.env_spec.get("id") != task.env:
-            raise SubmissionError(f"{where}: the suite runs {task.env}; the file ran {result.env_id}.")
-        if (result.scenario_set, result.split) != (task.scenario_set, task.split):
-            raise SubmissionError(f"{where}: the suite plays {task.scenario_set}:{task.split}.")
-        if result.status == "incomplete":
-            raise SubmissionError(
-                f"{where} is incomplete ({len(result.episodes)} of {task.episodes} episodes); finish the run with "
-                "`benchmarkzoo evaluate --resume --out FILE`: the leaderboard takes complete runs only."
-            )
-        if result.status != "ok":
-            # Suite aggregates skip failed tasks, so a partial run could hide its worst tasks.
-            raise SubmissionError(f"{where} failed ({result.error}); the leaderboard takes complete runs only.")
-        if len(result.episodes) != task.episodes:
-            raise SubmissionError(
-                f"{where}: the protocol plays {task.episodes} episodes; the file has {len(result.episodes)}."
-            )
-        split = load_set(task.scenario_set).split(task.split)
-        seeds = list(split.seeds)
-        for k, episode in enumerate(result.episodes):
-            expected_seed = derive_seed(results.protocol_seed, task.id, k)
-            expected_scenario = seeds[k % len(seeds)]
-            if (episode.index, episode.seed, episode.scenario_seed) != (k, expected_seed, expected_scenario):
-                raise SubmissionError(
-                    f"{where}, episode {k}: the protocol (seed {results.protocol_seed}) prescribes "
-                    f"seed {expected_seed} on scenario {expected_scenario}; the file has index {episode.index}, "
-                    f"seed {episode.seed}, scenario {episode.scenario_seed}."
-                )
-            if split.hashes.get(episode.scenario_seed) != episode.scenario_hash:
-                raise SubmissionError(
-                    f"{where}, episode {k}: scenario hash {episode.scenario_hash[:12]} is not the recorded one."
-                )
-        expected_refs = None
-        if task.references is not None:
-            expected_refs = {"random": task.references.random, "baseline": task.references.baseline}
-        if result.references != expected_refs:
-            raise SubmissionError(f"{where}: normalization references differ from the suite's.")
-        if result.kind != spec.kind:
-            raise SubmissionError(f"{where}: {spec.id} is a {spec.kind!r} env; the file says {result.kind!r}.")
-        if (result.score, result.multi_objective) != (task.score, task.multi_objective):
-            raise SubmissionError(f"{where}: the score or multi-objective settings differ from the suite's.")
-        _check_returns(where, spec, result.episodes)
-        from benchmarkzoo.leaderboard.plausibility import check_plausible  # it imports SubmissionError from here
+        split = _split(task.scenario_set, task.split)
+        cases.append(TaskCase(where, task, result, spec, split, results.protocol_seed))
+    return cases
 
-        check_plausible(where, task, spec, result, split)
-        fronts = pareto_fronts(task, split, [e.scenario_seed for e in result.episodes])
-        if not _close(result.pareto_fronts, fronts):
-            raise SubmissionError(f"{where}: the recorded Pareto fronts are not the env's exact fronts.")
+
+def validate(results: Results) -> None:
+    """Check a parsed results file against the protocol; raise :class:`SubmissionError` with the reason."""
+    for check in checks.FILE_CHECKS:
+        _refuse(check(results))
     try:
-        recomputed = recompute(results)
+        suite = load_suite(suite_path(results.suite))  # by name only: a submission never names a file
+    except SuiteError as error:
+        raise SubmissionError(f"unknown suite: {error}") from error
+    if suite.name != results.suite:
+        raise SubmissionError(
+            f"unknown suite: the file names {shown(results.suite)}, the suite file is {suite.name!r}."
+        )
+    _refuse(checks.task_ids(results, suite))
+    for case in _task_cases(results, suite):
+        for check in checks.TASK_CHECKS:
+            _refuse(check(case))
+    _check_aggregates(results)
+
+
+def _dump(model: Any) -> Any:
+    return None if model is None else model.model_dump(mode="json")
+
+
+def _check_aggregates(results: Results) -> None:
+    """Every aggregate equals the one recomputed from the raw episodes (as :func:`recompute` would give),
+    task by task first: the suite's stratified bootstraps cost the most, so a forged task is refused before them."""
+    try:
+        for task in results.tasks:
+            if not checks.close(_dump(aggregates_of(task)), _dump(task.aggregates)):
+                raise SubmissionError(
+                    f"task {task.id}: the aggregates do not match those recomputed from the raw episodes."
+                )
+        if not checks.close(_dump(suite_aggregates(results.tasks)), _dump(results.aggregates)):
+            raise SubmissionError("the suite aggregates do not match those recomputed from the raw episodes.")
     except ScoreError as error:
         raise SubmissionError(f"the episodes cannot be scored: {error}") from error
-    if not _close(recomputed.model_dump(mode="json"), results.model_dump(mode="json")):
-        raise SubmissionError("the aggregates do not match those recomputed from the raw episodes.")
+    except (ValidationError, OverflowError, FloatingPointError, ValueError) as error:
+        if isinstance(error, SubmissionError):
+            raise
+        raise SubmissionError(f"the episodes cannot be scored: {type(error).__name__}: {shown(str(error))}.") from error
 
 
 def _check_returns(where: str, spec: registration.EnvSpec, episodes: list) -> None:
-    """Returns shaped as the env's kind: a number, one per objective, one per agent summing to the team return,
-    or one list per agent with an entry per objective (moma)."""
-    for episode in episodes:
-        ret, team = episode.episode_return, episode.team_return
-        if spec.kind == "parallel":
-            ok = isinstance(ret, list) and all(isinstance(r, int | float) for r in ret) and team is not None
-            ok = ok and math.isclose(math.fsum(ret), team, rel_tol=1e-9, abs_tol=1e-9)
-        elif spec.kind == "mo":
-            ok = isinstance(ret, list) and all(isinstance(r, int | float) for r in ret) and team is None
-        elif spec.kind == "single":
-            ok = isinstance(ret, int | float) and team is None
-        elif spec.kind == "moma":
-            ok = isinstance(ret, list) and bool(ret) and team is None and all(
-                isinstance(r, list) and len(r) == len(ret[0]) and all(isinstance(v, int | float) for v in r)
-                for r in ret
-            )
-        else:
-            ok = True
-        if not ok:
-            raise SubmissionError(
-                f"{where}, episode {episode.index}: return {ret!r} (team return {team!r}) is not shaped as a "
-                f"{spec.kind!r} env's."
-            )
+    """Raise :class:`SubmissionError` unless every return is shaped as ``spec``'s kind (see :mod:`.checks`)."""
+    _refuse(checks.return_shape_problem(where, spec.kind, episodes))
 
 
-def validate_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Results:
-    """Load and validate ``path``; returns the results when they are accepted."""
-    results = load_submission(path, max_bytes)
-    validate(results)
+def _refuse(message: str | None) -> None:
+    if message is not None:
+        raise SubmissionError(message)
+
+
+def validate_file(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True) -> Results:
+    """Load and validate ``path``; returns the results when they are accepted, else raises :class:`SubmissionError`.
+
+    Any other exception would be a bug in a check; it is still reported as a refusal (starting with
+    :data:`INTERNAL`), never as a traceback, so ``build`` survives any stored file.
+    """
+    try:
+        results = load_submission(path, max_bytes, follow_links)
+        validate(results)
+    except SubmissionError:
+        raise
+    except Exception as error:  # the one place every failure becomes a refusal
+        raise SubmissionError(f"{INTERNAL} ({type(error).__name__}: {shown(str(error))}); please report it.") from error
     return results

@@ -34,16 +34,15 @@ import dataclasses
 import hashlib
 import json
 import math
-import shutil
 from pathlib import Path
 from typing import Any
 
 from gymnasium import spaces
 
 from benchmarkzoo import registration
+from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.core.scenario import canonical_json
-from benchmarkzoo.evaluation.io import atomic_write_bytes
 from benchmarkzoo.evaluation.policies import BUILTINS, Policy, load_policy
 from benchmarkzoo.evaluation.results import Episode, Results
 from benchmarkzoo.evaluation.runner import EpisodeOutcome, TaskFailedError, plan_episodes, run_episodes
@@ -352,9 +351,11 @@ def read_record(root: Path, submission: Path) -> dict[str, Any] | None:
 def add_verified(
     path: str | Path, root: str | Path = "leaderboard", policy: str | Path | None = None,
     episodes: int | None = DEFAULT_EPISODES, trust_policy_code: bool = False, num_envs: int = 8,
+    submitter: str | None = None, reference: bool = False,
 ) -> tuple[Path, Verification]:
-    """``leaderboard add --verify``: validate, replay, and only if the replay matches store the submission,
-    its ONNX model (by content hash, when ``policy`` is one) and the verification record.
+    """``leaderboard add --verify``: validate, replay, and only if the replay matches store the submission
+    (through :func:`benchmarkzoo.leaderboard.store.add`, with ``submitter`` and ``reference``), its ONNX
+    model (by content hash, when ``policy`` is one) and the verification record.
 
     Raises:
         SubmissionError: refused by validation; :class:`ReplayMismatchError` if its replay did not match
@@ -369,17 +370,13 @@ def add_verified(
     found = verify_results(results, chosen, episodes, num_envs)
     if not found.verified:
         raise ReplayMismatchError(f"{path}: replay does not match: {found.mismatch}.", found)
+    dest = add(path, root, submitter, reference)  # identity refusals come before anything is written
     if results.policy.kind == "onnx":
         stored_model = model_path(root, results.policy.content_hash)
         if Path(chosen.source).resolve() != stored_model.resolve():
-            stored_model.parent.mkdir(parents=True, exist_ok=True)
-            tmp = stored_model.with_name(f".{stored_model.name}.tmp")
-            shutil.copyfile(chosen.source, tmp)
-            tmp.chmod(0o644)
-            tmp.replace(stored_model)
-    dest = add(path, root)
+            atomic_write(stored_model, Path(chosen.source).read_bytes())
     record = found.record(_sha256(dest))
-    atomic_write_bytes(record_path(root, dest), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
+    atomic_write(record_path(root, dest), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
     return dest, found
 
 

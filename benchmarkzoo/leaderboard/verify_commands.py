@@ -72,7 +72,8 @@ def verify_command(file: Path, policy: str | None, episodes: int | None, trust_p
 
 
 def add_verified_files(
-    files: tuple[Path, ...], root: Path, policy: str | None, episodes: int | None, trust_policy_code: bool
+    files: tuple[Path, ...], root: Path, policy: str | None, episodes: int | None, trust_policy_code: bool,
+    submitter: str | None = None, reference: bool = False,
 ) -> None:
     """``leaderboard add --verify``: each file is stored only if its replay matches; exit 1 at the first mismatch."""
     from benchmarkzoo.leaderboard.verify import ReplayMismatchError, add_verified
@@ -81,7 +82,9 @@ def add_verified_files(
         raise click.UsageError("--policy names the model of one submission; add the files one at a time.")
     for file in files:
         try:
-            dest, found = add_verified(file, root, policy, episodes, trust_policy_code)
+            dest, found = add_verified(
+                file, root, policy, episodes, trust_policy_code, submitter=submitter, reference=reference
+            )
         except ReplayMismatchError as error:
             click.echo(f"{file}: refused: {error}", err=True)
             sys.exit(1)

@@ -40,9 +40,9 @@ def mo_results(folder: Path) -> dict[str, Path]:
 def real_board(quickstart_results: dict[str, Path], root: Path, mo: dict[str, Path] | None = None) -> Path:
     """A leaderboard folder with the real random and baseline quickstart-v0 (and mo-v0) runs added and built."""
     for policy in ("random", "baseline"):
-        add(quickstart_results[policy], root)
+        add(quickstart_results[policy], root, reference=True)
         if mo is not None:
-            add(mo[policy], root)
+            add(mo[policy], root, reference=True)
     out, refused = build(root)
     assert refused == []
     return out

@@ -47,3 +47,15 @@ def test_every_committed_entry_is_replay_verified():
             assert entry["verified"] is True and entry["replayed_episodes"] == record["replayed_episodes"] > 0
             if entry["policy_kind"] == "onnx":  # the model travels with the entry, stored by its hash
                 assert (ROOT / "models" / f"{entry['policy_hash']}.onnx").is_file()
+
+
+def test_committed_entries_pass_the_identity_rules_as_references():
+    from benchmarkzoo.leaderboard.identity import MAINTAINER
+    from benchmarkzoo.leaderboard.store import collect
+
+    collection = collect(ROOT)
+    assert collection.refused == []
+    board = json.loads((ROOT / "leaderboard.json").read_text())
+    listed = sorted(e["submission"] for s in board["suites"].values() for e in s["entries"])
+    assert sorted(collection.submissions) == listed  # leaderboard.json lists exactly what `build` accepts
+    assert {r.submitter for r in collection.submissions.values()} == {MAINTAINER}

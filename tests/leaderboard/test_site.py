@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import unicodedata
 import urllib.request
 
 import numpy as np
@@ -16,6 +17,8 @@ from benchmarkzoo.leaderboard.site import build_site, build_site_from_root, serv
 from benchmarkzoo.leaderboard.site.builder import MARKER, load_board, slug
 from benchmarkzoo.leaderboard.site.commands import serve_command, site_command
 from benchmarkzoo.leaderboard.site.templating import environment, is_http_url, link, render
+from benchmarkzoo.leaderboard.store import collect
+from benchmarkzoo.leaderboard.validate import SubmissionError
 
 from .site_data import (
     HOSTILE_SUITE,
@@ -88,6 +91,21 @@ def test_every_template_escapes_submission_strings(hostile):
     assert 'href="javascript' not in html.lower()
     assert "&lt;" in html or hostile in (MATH, JS_URL)
     assert html.count("<script") == 0
+
+
+@pytest.mark.parametrize("hostile", ["\x1b[2J\x1b[31mred", "mod\u202efdp.exe", "nul\x00byte", "lone\ud800", "\u200bzw"])
+def test_control_and_format_characters_never_reach_a_page(hostile):
+    """Validation refuses them; the pages do not rely on it (every value goes through ``visible``)."""
+    entry = {
+        "rank": 1, "policy": hostile, "policy_kind": hostile, "href": "s/submissions/x.html", "iqm": 1.0,
+        "iqm_ci": [0.5, 1.5], "mean": 1.0, "optimality_gap": 0.0, "steps_per_s": 10.0, "tasks": {},
+    }
+    suite = {"name": hostile, "description": hostile, "href": "s/index.html", "entries": [entry], "tasks": [],
+             "intervals": None, "profile": None, "improvement": None, "pairs": []}
+    html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
+    html += str(link(hostile))
+    assert [c for c in html if c not in "\n\t" and unicodedata.category(c).startswith("C")] == []
+    assert f"\\u{ord(next(c for c in hostile if unicodedata.category(c).startswith('C'))):04x}" in html
 
 
 def test_hostile_submissions_render_as_text(board_root, tmp_path):
@@ -205,10 +223,16 @@ def test_forged_and_edited_submissions_never_reach_the_site(board_root, tmp_path
     data = json.loads(stored.read_text())
     data["tasks"][0]["aggregates"]["mean"] += 10.0  # forged after `build`: the site validates again
     stored.write_text(json.dumps(data))
-    index, refused = build_site_from_root(root)
-    assert len(refused) == 1 and "aggregates do not match" in refused[0]
+    # The site lists what leaderboard JSON lists or is not built: `site` refuses, `build` re-ranks without it.
+    with pytest.raises(SubmissionError, match=r"aggregates do not match.*run `benchmarkzoo leaderboard build`"):
+        build_site_from_root(root)
+    assert not (root / "site").exists()
+    collection = collect(root)
+    assert len(collection.refused) == 1 and "aggregates do not match" in collection.refused[0]
+    index = build_site(collection.board, collection.submissions, root / "site")
     overview = (index.parent / "quickstart-v0" / "index.html").read_text()
     assert ">baseline</a>" in overview and ">random</a>" not in overview
+    assert [e["policy"] for e in collection.board["suites"]["quickstart-v0"]["entries"]] == ["baseline"]
 
 
 def test_build_refuses_to_replace_a_folder_it_did_not_make(board_root, tmp_path):

@@ -15,12 +15,12 @@ from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
 
 def test_add_stores_under_the_suite_with_a_safe_name(quickstart_results, tmp_path):
     root = tmp_path / "board"
-    stored = add(quickstart_results["baseline"], root)
+    stored = add(quickstart_results["baseline"], root, reference=True)
     assert stored.parent == (root / "submissions" / "quickstart-v0").resolve()
     assert stored.name.startswith("baseline-") and stored.suffix == ".json"
     assert len(stored.stem) == len("baseline-") + 12
     assert validate_file(stored).policy.name == "baseline"
-    assert add(quickstart_results["baseline"], root) == stored  # the same content, the same name
+    assert add(quickstart_results["baseline"], root, reference=True) == stored  # the same content, the same name
 
 
 def test_add_refuses_invalid_and_stores_nothing(quickstart_results, tmp_path):
@@ -30,14 +30,14 @@ def test_add_refuses_invalid_and_stores_nothing(quickstart_results, tmp_path):
     bad.write_text(json.dumps(data))
     root = tmp_path / "board"
     with pytest.raises(SubmissionError, match="policy name"):
-        add(bad, root)
+        add(bad, root, reference=True)
     assert not root.exists()
 
 
 def test_build_ranks_and_is_reproducible(quickstart_results, tmp_path):
     root = tmp_path / "board"
     for policy in ("random", "baseline"):
-        add(quickstart_results[policy], root)
+        add(quickstart_results[policy], root, reference=True)
     out, refused = build(root)
     assert refused == [] and out == (root / "leaderboard.json").resolve()
     first = out.read_bytes()
@@ -54,8 +54,8 @@ def test_build_ranks_and_is_reproducible(quickstart_results, tmp_path):
 
 def test_build_skips_and_reports_corrupt_submissions(quickstart_results, tmp_path):
     root = tmp_path / "board"
-    stored = add(quickstart_results["random"], root)
-    add(quickstart_results["baseline"], root)
+    stored = add(quickstart_results["random"], root, reference=True)
+    add(quickstart_results["baseline"], root, reference=True)
     corrupt = stored.parent / "corrupt-000000000000.json"
     shutil.copy(stored, corrupt)
     data = json.loads(corrupt.read_text())
@@ -74,7 +74,8 @@ def test_build_skips_and_reports_corrupt_submissions(quickstart_results, tmp_pat
 def test_cli_add_build_schema(quickstart_results, tmp_path):
     root = tmp_path / "board"
     runner = CliRunner()
-    result = runner.invoke(cli, ["leaderboard", "add", str(quickstart_results["random"]), "--root", str(root)])
+    args = ["leaderboard", "add", str(quickstart_results["random"]), "--root", str(root), "--reference"]
+    result = runner.invoke(cli, args)
     assert result.exit_code == 0 and "stored as" in result.output
     result = runner.invoke(cli, ["leaderboard", "build", "--root", str(root)])
     assert result.exit_code == 0 and "leaderboard.json" in result.output
@@ -86,3 +87,6 @@ def test_cli_add_build_schema(quickstart_results, tmp_path):
     bad.write_text("nope")
     result = runner.invoke(cli, ["leaderboard", "add", str(bad), "--root", str(root)])
     assert result.exit_code == 2 and "not valid JSON" in result.output and "Traceback" not in result.output
+    assert sorted(p.name for p in (root / "submissions" / "quickstart-v0").iterdir()) == [
+        p.name for p in (root / "submissions" / "quickstart-v0").glob("random-*.json")
+    ]  # the refused file wrote nothing

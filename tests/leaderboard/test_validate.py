@@ -59,14 +59,14 @@ REFUSALS = {
     "unknown-suite": (_set("suite", "nosuch-v0"), "unknown suite: No suite named 'nosuch-v0'"),
     "suite-path": (_set("suite", "../../../etc/passwd"), "unknown suite"),
     "references": (_set("tasks.0.references.baseline", 100.0), "normalization references differ"),
-    "policy-traversal": (_set("policy.name", "../../etc/passwd"), "policy name '../../etc/passwd' must match"),
-    "policy-slash": (_set("policy.name", "team/agent"), "policy name 'team/agent' must match"),
+    "policy-traversal": (_set("policy.name", "../../etc/passwd"), "policy name '../../etc/passwd' is refused"),
+    "policy-slash": (_set("policy.name", "team/agent"), "policy name 'team/agent' is refused"),
     "extra-key": (_set("tasks.0.episodes.0.surprise", 1), "schema violation at tasks.0.episodes.0.surprise"),
     "wrong-type": (_set("protocol_seed", "zero"), "schema violation at protocol_seed"),
     "shopped-seed": (_set("protocol_seed", 7), "evaluated with the protocol seed 0; the file used 7"),
     "failed-task": (
         _set("tasks.1", lambda t: {**t, "status": "failed", "error": "oops", "episodes": [], "aggregates": None}),
-        "task maze-ood failed (oops)",
+        "task maze-ood failed ('oops')",
     ),
 }
 
@@ -124,7 +124,7 @@ def test_missing_file_refused(tmp_path):
 def test_cli_validate(quickstart_results, tmp_path):
     forged = forge(tmp_path, quickstart_results["random"], REFUSALS["task-mean"][0])
     result = CliRunner().invoke(cli, ["leaderboard", "validate", str(quickstart_results["random"]), str(forged)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a refusal is bad input, like every benchmarkzoo error
     assert f"{quickstart_results['random']}: valid" in result.output
-    assert f"{forged}: refused: the aggregates do not match" in result.output
+    assert f"{forged}: refused: task maze-test: the aggregates do not match" in result.output
     assert "Traceback" not in result.output

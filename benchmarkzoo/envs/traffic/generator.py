@@ -56,6 +56,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
 from benchmarkzoo.envs.traffic import sumo
@@ -746,7 +747,7 @@ class RandomNetworkGenerator(_GeometricDemand):
             verdict = self._reject(root, _read_layout(root, sha256(data)))
             if verdict is None:
                 sumo.store_network(args, data)
-            sumo._atomic_write(record, (verdict or "ok").encode())
+            atomic_write(record, (verdict or "ok").encode())
         self._verdicts[args] = verdict
         return verdict
 

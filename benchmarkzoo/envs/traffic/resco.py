@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError
 from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generator import (
@@ -173,7 +174,7 @@ def routed_window(data: bytes, net: Path, net_hash: str, begin: int, end: int, s
             return digest
     _, digest = _store_bytes(route_trips(trips, net), _ROUTES_NAME)
     with sumo._lock:
-        sumo._atomic_write(known, digest.encode())
+        atomic_write(known, digest.encode())
     return digest
 
 
@@ -183,7 +184,7 @@ def _store_bytes(data: bytes, name: str) -> tuple[Path, str]:
     path = sumo.cache_dir("traffic", "files", digest) / name
     with sumo._lock:
         if not path.is_file() or sumo.sha256(path.read_bytes()) != digest:
-            sumo._atomic_write(path, data)
+            atomic_write(path, data)
     return path, digest
 
 

@@ -23,6 +23,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, MissingExtraError
 from benchmarkzoo.core.scenario import canonical_json
 
@@ -138,8 +139,8 @@ def store_network(args: tuple[str, ...], data: bytes) -> tuple[Path, str]:
     path, hash_file = folder / "net.net.xml", folder / "net.sha256"
     digest = sha256(data)
     with _lock:
-        _atomic_write(path, data)
-        _atomic_write(hash_file, digest.encode())
+        atomic_write(path, data)
+        atomic_write(hash_file, digest.encode())
         _net_memo[key] = (path, digest)
     return path, digest
 
@@ -176,19 +177,6 @@ def netgenerate(args: tuple[str, ...]) -> bytes:
         return normalize_network(raw.read_bytes())
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temporary file and rename, so concurrent processes never read half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def store_file(source: str | os.PathLike, name: str) -> tuple[Path, str]:
     """Copy a user's SUMO file into the cache by content: ``<cache>/traffic/files/<sha256>/<name>``.
 
@@ -206,7 +194,7 @@ def store_file(source: str | os.PathLike, name: str) -> tuple[Path, str]:
     path = cache_dir("traffic", "files", digest) / name
     with _lock:
         if not path.is_file() or sha256(path.read_bytes()) != digest:
-            _atomic_write(path, data)
+            atomic_write(path, data)
     return path, digest
 
 

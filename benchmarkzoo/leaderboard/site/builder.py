@@ -30,7 +30,9 @@ from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
 from benchmarkzoo.leaderboard.site import plots, stats
 from benchmarkzoo.leaderboard.site.templating import environment
-from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+from benchmarkzoo.leaderboard.store import safe_folder
+from benchmarkzoo.leaderboard.text import shown
+from benchmarkzoo.leaderboard.validate import SubmissionError, read_bytes, validate_file
 
 SITE_DIR = "site"
 #: Written into every built site, so a rebuild only ever replaces a folder this module made.
@@ -252,11 +254,15 @@ def build_site(
         submissions: parsed results by the entry's ``submission`` path (as in leaderboard JSON).
         out: the site folder; replaced as a whole, but only if it is empty or a site this function wrote.
     """
-    out = Path(out).resolve()
+    out = Path(out).parent.resolve() / Path(out).name  # the folder itself is never followed if it is a link
+    if out.is_symlink():
+        raise FileExistsError(f"{out} is a symbolic link; refusing to replace what it points to.")
     if out.exists() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise FileExistsError(f"{out} exists and is not a leaderboard site; refusing to replace it.")
     tmp = out.with_name(f".{out.name}.building")
-    if tmp.exists():
+    if tmp.is_symlink():
+        tmp.unlink()
+    elif tmp.exists():
         shutil.rmtree(tmp)
     env = environment()
     suites = []
@@ -293,32 +299,65 @@ def build_site(
     return out / "index.html"
 
 
+def _board_shaped(board: Any) -> bool:
+    """Suites of entries, each with a ``submission`` path and an integer ``rank`` (what the builder reads first)."""
+    suites = board.get("suites") if isinstance(board, dict) else None
+    return isinstance(suites, dict) and all(
+        isinstance(suite, dict) and isinstance(suite.get("entries", []), list) and all(
+            isinstance(e, dict) and isinstance(e.get("submission"), str) and type(e.get("rank")) is int
+            for e in suite.get("entries", [])
+        )
+        for suite in suites.values()
+    )
+
+
 def load_board(root: str | Path) -> tuple[dict[str, Any], dict[str, Results], list[str]]:
     """``root/leaderboard.json`` and its submissions, each validated again; returns the board, results, refusals.
 
     Validating again costs little and means a file edited after ``build`` is refused, not shown.
+    Entries are read as ``build`` wrote them: ``submissions/<suite>/<file>.json``, never through a link.
     """
     root = Path(root).resolve()
-    board = json.loads((root / "leaderboard.json").read_text())
-    folder = (root / "submissions").resolve()
+    try:
+        board = json.loads(read_bytes(root / "leaderboard.json", follow_links=False))
+    except (SubmissionError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise SubmissionError(
+            f"{root / 'leaderboard.json'} cannot be read ({error}); run `benchmarkzoo leaderboard build`."
+        ) from error
+    if not _board_shaped(board):
+        raise SubmissionError(
+            f"{root / 'leaderboard.json'} is not leaderboard JSON as `build` writes it; run `benchmarkzoo leaderboard "
+            "build`."
+        )
     submissions: dict[str, Results] = {}
     refused: list[str] = []
     for suite in board.get("suites", {}).values():
         for entry in suite.get("entries", []):
             where = str(entry.get("submission"))
-            path = (root / where).resolve()
-            if folder not in path.parents:
-                refused.append(f"{where}: not under {folder}.")
+            parts = PurePosixPath(where).parts
+            if len(parts) != 3 or parts[0] != "submissions" or any(p in ("", ".", "..") for p in parts):
+                refused.append(f"{shown(where)}: not a file of {root / 'submissions'}.")
                 continue
             try:
-                submissions[where] = validate_file(path)
+                safe_folder(root, *parts[:2])
+                submissions[where] = validate_file(root.joinpath(*parts), follow_links=False)
             except SubmissionError as error:
-                refused.append(f"{where}: {error}")
+                refused.append(f"{shown(where)}: {error}")
     return board, submissions, refused
 
 
 def build_site_from_root(root: str | Path = "leaderboard", out: str | Path | None = None) -> tuple[Path, list[str]]:
-    """Build ``root/site`` (or ``out``) from ``root/leaderboard.json``; returns the index page and the refusals."""
+    """Build ``root/site`` (or ``out``) from ``root/leaderboard.json``; returns the index page and the refusals.
+
+    The site lists what leaderboard JSON lists, or is not built: if an entry no longer validates
+    (edited after ``build``), this raises :class:`SubmissionError` and the old site stays; ``build``
+    re-ranks without it.
+    """
     root = Path(root)
     board, submissions, refused = load_board(root)
+    if refused:
+        raise SubmissionError(
+            f"leaderboard.json lists {len(refused)} entr{'y' if len(refused) == 1 else 'ies'} that no longer "
+            f"validate ({'; '.join(refused)}); run `benchmarkzoo leaderboard build` to rank without them."
+        )
     return build_site(board, submissions, out if out is not None else root / SITE_DIR), refused

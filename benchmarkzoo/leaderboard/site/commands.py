@@ -39,6 +39,18 @@ def write_site(root: Path) -> Path:
     return index
 
 
+def write_collection_site(root: Path, collection) -> Path:
+    """Build ``root/site`` from the entries ``leaderboard build`` just ranked (a :class:`~..store.Collection`)."""
+    from benchmarkzoo.leaderboard.site.builder import SITE_DIR, build_site
+
+    try:
+        index = build_site(collection.board, collection.submissions, root / SITE_DIR)
+    except FileExistsError as error:
+        raise SiteError(str(error)) from error
+    click.echo(f"wrote site {index}")
+    return index
+
+
 @click.command("site")
 @_ROOT
 def site_command(root: Path) -> None:

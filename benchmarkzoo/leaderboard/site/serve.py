@@ -1,19 +1,68 @@
-"""Serve a built site on 127.0.0.1 with the standard library's HTTP server, in a background thread."""
+"""Serve a built site on 127.0.0.1 with the standard library's HTTP server, in a background thread.
+
+Only regular files inside the site are served: a symbolic link planted anywhere in ``site/`` (a
+file or a folder on the way) answers 404, as do folder listings. ``SimpleHTTPRequestHandler``
+would follow links and list folders.
+"""
 
 from __future__ import annotations
 
 import functools
+import os
+import stat
 import threading
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    """Static files only (``SimpleHTTPRequestHandler`` never executes anything), without a log line per request."""
+    """Regular files only (``SimpleHTTPRequestHandler`` never executes anything), without a log line per request."""
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def _regular_file(self) -> int | None:
+        """An open descriptor of the requested regular file, reached without a link; ``None`` otherwise."""
+        parts = [p for p in unquote(urlsplit(self.path).path).split("/") if p]
+        if not parts or self.path.endswith("/"):
+            parts.append("index.html")
+        if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+            return None
+        folder = Path(self.directory)
+        for part in parts[:-1]:  # every folder on the way, by lstat: a link is never entered
+            folder = folder / part
+            try:
+                if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                    return None
+            except OSError:
+                return None
+        try:
+            fd = os.open(folder / parts[-1], os.O_RDONLY | _NOFOLLOW)
+        except OSError:
+            return None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
+
+    def send_head(self) -> Any:
+        fd = self._regular_file()
+        if fd is None:
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        handle = os.fdopen(fd, "rb")
+        name = unquote(urlsplit(self.path).path)
+        name = name + "index.html" if name.endswith("/") else name
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-type", self.guess_type(name))
+        self.send_header("Content-Length", str(os.fstat(fd).st_size))
+        self.end_headers()
+        return handle
 
     def end_headers(self) -> None:
         # The pages' own CSP also travels as a header, which a browser applies before parsing anything.
