@@ -120,15 +120,9 @@ class Dispatcher:
         if self.backend != "ray":
             self._pool = ProcessPoolExecutor(max_workers=self.workers)
             return
-        try:
-            import ray
-        except ImportError as error:
-            from benchmarkzoo.core.errors import MissingExtraError
+        from benchmarkzoo.evaluation.ray_backend import connect_ray
 
-            raise MissingExtraError("--backend ray needs Ray: pip install 'benchmarkzoo[rllib]'.") from error
-        if not ray.is_initialized():
-            ray.init(address=self.ray_address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        self._ray = ray
+        ray = self._ray = connect_ray(self.ray_address)  # one clear line if the cluster cannot be joined
         self.parallel = self.workers if self.workers > 1 else max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1)(_run_share)
 
@@ -338,6 +332,8 @@ def evaluate(
     dispatcher = None
     if backend == "ray" or workers > 1:
         dispatcher = Dispatcher(policy_spec, backend, num_envs, workers, ray_address)
+        if backend == "ray":
+            dispatcher._start()  # a cluster that cannot be joined ends the run here, before any task or file
 
     def queue_ahead(start: int) -> None:
         """Queue the shares of tasks ``start``.. on the workers, so no worker waits between tasks."""
