@@ -161,6 +161,7 @@ def assert_one_line_error(done: subprocess.CompletedProcess, *expected: str) -> 
     return errors[0]
 
 
+@pytest.mark.slow  # starts Ray nodes with `ray start`: about a minute each on a quiet machine
 def test_two_node_loopback_cluster_gives_the_native_episodes(loopback_cluster, tmp_path):
     address, env = loopback_cluster
     on_ray = evaluate(tmp_path, "ray", env, "--backend", "ray", "--ray-address", address, "--workers", "2")
@@ -182,6 +183,7 @@ def test_a_closed_port_gives_one_line(tmp_path):
     assert time.monotonic() - started < RUN_TIMEOUT_S
 
 
+@pytest.mark.slow  # starts Ray nodes with `ray start`: about a minute each on a quiet machine
 def test_a_token_cluster_without_token_or_with_another_gives_one_line(token_cluster, tmp_path):
     address, _ = token_cluster
     missing = evaluate(tmp_path, "none", clean_env(), "--backend", "ray", "--ray-address", address)
@@ -191,6 +193,7 @@ def test_a_token_cluster_without_token_or_with_another_gives_one_line(token_clus
     assert_one_line_error(wrong, "refused this process's token", "RAY_AUTH_TOKEN")
 
 
+@pytest.mark.slow  # starts Ray nodes with `ray start`: about a minute each on a quiet machine
 def test_a_token_cluster_with_its_token_evaluates(token_cluster, tmp_path):
     address, token = token_cluster
     done = evaluate(tmp_path, "token", clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token),
