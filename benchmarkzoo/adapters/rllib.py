@@ -107,8 +107,9 @@ class ParallelToMultiAgentEnv(MultiAgentEnv):
     an agent that terminates or is truncated gets its last observation, reward and flag there,
     and is absent from every later dict, so RLlib never sees (or sends actions for) a departed
     agent. ``terminateds["__all__"]`` / ``truncateds["__all__"]`` are ``True`` exactly when no
-    agent is left: ``truncateds`` when the time limit ended the episode (some agent truncated on
-    the last step), ``terminateds`` otherwise.
+    agent is left: ``truncateds`` when the time limit ended the episode (then every agent of the
+    last step is truncated, one that terminated on it too: it keeps ``terminated``, so RLlib does
+    not bootstrap past its end), ``terminateds`` otherwise; never both.
 
     ``agents`` after a step lists the agents of that step's dicts, those that just left included:
     RLlib's env checker (run by its ``MultiAgentEnvRunner`` on every new env) requires every key

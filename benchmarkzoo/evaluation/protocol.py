@@ -32,7 +32,6 @@ from typing import Any
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import BenchmarkZooError
-from benchmarkzoo.core.extras import require
 from benchmarkzoo.core.lifetime import die_with_parent
 from benchmarkzoo.evaluation.fronts import pareto_fronts
 from benchmarkzoo.evaluation.policies import load_policy
@@ -166,10 +165,9 @@ class Dispatcher:
                 max_workers=self.workers, initializer=die_with_parent, initargs=(os.getpid(),)
             )
             return
-        ray = require("ray", "rllib", "--backend ray")
-        if not ray.is_initialized():
-            ray.init(address=self.ray_address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        self._ray = ray
+        from benchmarkzoo.evaluation.ray_backend import connect_ray
+
+        ray = self._ray = connect_ray(self.ray_address)  # one clear line if the cluster cannot be joined
         self.parallel = self.workers if self.workers > 1 else max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1)(_run_share)
 

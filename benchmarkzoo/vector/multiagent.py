@@ -8,7 +8,9 @@ kinds (``parallel`` and ``moma``). It keeps the same contracts, and shares their
   unseeded ``reset()`` would. So world ``i`` of a native vector rollout equals a ParallelEnv
   seeded ``s + i`` stepped with the same actions, bit for bit (tests prove it per env).
 * **time limit**: ``max_cycles`` steps per world, counted as the ParallelEnv counts them: on the
-  ``max_cycles``-th step every agent still alive is truncated.
+  ``max_cycles``-th step every agent that acted is truncated, including one that terminates on
+  that step (both flags set, as Gymnasium's ``TimeLimit`` does), so a client that ends an
+  episode on ``all(truncations)`` (RLlib's ``ParallelPettingZooEnv``) sees every end.
 * **infos**: dicts of arrays with ``_key`` masks of shape ``(B,)``, written with
   :func:`benchmarkzoo.vector.base.merge_info`.
 
@@ -234,7 +236,9 @@ class NativeMultiAgentVectorEnv:
         # on most steps no world reaches the limit and no agent terminates: skip the (B, N) work then
         stopping = at_limit is not None and bool(at_limit.any())
         if stopping:
-            truncated = acting & ~terminated & at_limit[:, None]
+            # every agent that acted on a world's last step is truncated, one terminating on it too
+            # (ParallelEnvView._end_step): then all of a world's agents are truncated on that step
+            truncated = acting & at_limit[:, None]
             active = acting & ~terminated & ~truncated
         else:
             truncated = np.zeros_like(acting)

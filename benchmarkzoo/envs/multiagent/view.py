@@ -75,6 +75,28 @@ class ParallelEnvView(ParallelEnv):
         self.scenario = check(scenario) if scenario is not None else self.generator(self._rng)
         return self.scenario
 
+    def _end_step(self, acting: list[str], terminations: dict[str, bool], limit: bool) -> dict[str, bool]:
+        """Return the step's truncations and set :attr:`agents` to those still alive after it.
+
+        On the time-limit step every agent that acted is truncated, one that terminated on that
+        same step included (its termination stays ``True``): Gymnasium's ``TimeLimit`` convention.
+        So the last step of every episode has ``all(truncations.values())`` or
+        ``all(terminations.values())``, the test by which RLlib's ``ParallelPettingZooEnv`` sets
+        ``__all__``; a mix of the two (some agents arriving exactly at the limit) would leave it
+        stepping an env with no agents. Termination still marks the agents that reached a terminal
+        state, which learners must not bootstrap past.
+
+        Args:
+            acting: the agents that acted on this step (``agents`` before it).
+            terminations: this step's terminations, one per agent of ``acting``.
+            limit: this step is the episode's ``max_cycles``-th.
+        """
+        if limit:
+            self.agents = []
+            return dict.fromkeys(acting, True)
+        self.agents = [agent for agent in acting if not terminations[agent]]
+        return dict.fromkeys(acting, False)
+
     def _make_renderer(self) -> Any:
         raise NotImplementedError
 

@@ -191,7 +191,8 @@ class MicroCombatEnv(ParallelEnvView):
     * Termination, per agent: the agent's unit dies (health reaches 0): it is in that step's
       dicts, terminated, and then leaves ``env.agents``. Every remaining agent terminates when
       the last enemy unit dies (a win) or when both armies die on the same step (a draw).
-    * Truncation: after ``max_cycles`` steps (100 in the registered spec), not a win.
+    * Truncation: after ``max_cycles`` steps (100 in the registered spec), not a win; every
+      agent of that step is truncated, one that also terminates on it included.
     * On the step the episode ends every agent in the dicts gets the episode's metrics: ``won``
       (the win rate of an evaluation), ``allies_alive`` and ``enemies_killed`` (fractions of the
       two armies), ``masked_actions`` (masked actions the team sent, executed as stop).
@@ -331,14 +332,13 @@ class MicroCombatEnv(ParallelEnvView):
         team_reward = float(reward[0])
         self._mask = sim.action_masks(self.sim_state, self.params)[0]
         observations = self._observations(acting)
-        rewards, terminations, truncations, infos = {}, {}, {}, {}
+        rewards, terminations, infos = {}, {}, {}
         for agent in acting:
             i = self._index[agent]
             rewards[agent] = team_reward
             terminations[agent] = over or bool(died[0, i])
-            truncations[agent] = limit and not terminations[agent]
             infos[agent] = {"action_mask": self._mask[i]}
-        self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
+        truncations = self._end_step(acting, terminations, limit)
         if not self.agents:
             metrics = sim.episode_metrics(self.sim_state, self.params)
             summary = {key: metrics[key][0].item() for key in METRIC_KEYS}

@@ -136,7 +136,8 @@ class ForagingEnv(ParallelEnvView):
     ## Episode End
 
     * Termination: every agent terminates on the step the last food item is collected.
-    * Truncation: after ``max_cycles`` steps (50 in the registered spec, as in LBF).
+    * Truncation: after ``max_cycles`` steps (50 in the registered spec, as in LBF), also when
+      the last item is collected on that step (then every agent is terminated and truncated).
     * On the step the episode ends, every agent's info gets ``food_collected`` (fraction of
       the items collected) and ``all_collected``.
 
@@ -241,13 +242,12 @@ class ForagingEnv(ParallelEnvView):
         rewards, typed, done = sim.step(self.sim_state, self._actions, self.params)
         self.num_steps += 1
         over = bool(done[0])
-        limit = self.num_steps >= self.max_cycles and not over
+        limit = self.num_steps >= self.max_cycles
         observations = self._observations(acting)
         out_rewards = self._rewards(acting, rewards, typed)
         terminations = {agent: over for agent in acting}
-        truncations = {agent: limit for agent in acting}
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in acting}
-        self.agents = [] if over or limit else acting
+        truncations = self._end_step(acting, terminations, limit)
         if not self.agents:
             metrics = sim.episode_metrics(self.sim_state, self.params)
             summary = {key: metrics[key][0].item() for key in METRIC_KEYS}

@@ -156,7 +156,8 @@ class MapfEnv(ParallelEnvView):
 
     * Termination, per agent: the agent stands on its goal (``info["is_success"]`` is ``True``).
     * Truncation: after ``max_cycles`` steps (128 in the registered spec) every remaining agent
-      is truncated.
+      is truncated; one that arrives on that step is both terminated and truncated (Gymnasium's
+      ``TimeLimit`` convention), so every agent of the last step is truncated.
     * On the step the episode ends, every agent in the dicts also gets the episode's metrics:
       ``success_rate`` (fraction of agents that arrived, individual success), ``cooperative_success``
       (all arrived), ``makespan`` (step of the last arrival, or the episode length if some agent
@@ -279,8 +280,7 @@ class MapfEnv(ParallelEnvView):
             terminations = dict.fromkeys(acting, False)
         else:
             terminations = {agent: done_row[i] for agent, i in zip(acting, slots, strict=True)}
-        truncations = {agent: limit and not terminations[agent] for agent in acting}
-        self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
+        truncations = self._end_step(acting, terminations, limit)
         if not self.agents:
             metrics = self._episode_metrics()
             summary = {key: metrics[key][0].item() for key in self.metric_keys}

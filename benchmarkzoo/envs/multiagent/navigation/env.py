@@ -191,7 +191,8 @@ class NavigationEnv(ParallelEnvView):
     ## Episode End
 
     * Termination, per robot: it arrived (``info["is_success"]`` is ``True``).
-    * Truncation: after ``max_cycles`` steps (100 in the registered spec) every remaining robot.
+    * Truncation: after ``max_cycles`` steps (100 in the registered spec) every remaining robot;
+      one that arrives on that step is both terminated and truncated (Gymnasium's ``TimeLimit``).
     * Every info has ``is_success`` and ``collision`` (in collision on this step). On the step
       the episode ends, every robot in the dicts also gets the episode's metrics:
       ``success_rate`` (fraction of robots that arrived), ``cooperative_success`` (all arrived)
@@ -332,14 +333,13 @@ class NavigationEnv(ParallelEnvView):
         limit = self.num_steps >= self.max_cycles
         observations = self._observations(acting)
         out_rewards = self._rewards(acting, result)
-        terminations, truncations, infos = {}, {}, {}
+        terminations, infos = {}, {}
         for agent in acting:
             i = self._index[agent]
             done = bool(arrived[0, i])
             terminations[agent] = done
-            truncations[agent] = limit and not done
             infos[agent] = {"is_success": done, "collision": bool(collided[0, i])}
-        self.agents = [agent for agent in acting if not (terminations[agent] or truncations[agent])]
+        truncations = self._end_step(acting, terminations, limit)
         if not self.agents:
             metrics = sim.episode_metrics(self.sim_state)
             summary = {key: metrics[key][0].item() for key in METRIC_KEYS}

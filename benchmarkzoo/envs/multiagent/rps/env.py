@@ -404,9 +404,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
         }
         observations = self._observations()
         terminations = {agent: False for agent in self.possible_agents}
-        truncations = {agent: limit for agent in self.possible_agents}
-        if limit:
-            self.agents = []
+        truncations = self._end_step(self.possible_agents, terminations, limit)
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos

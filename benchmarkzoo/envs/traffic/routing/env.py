@@ -168,7 +168,8 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
 
     * Termination: each agent on its arrival step; every remaining agent on the day's last step.
     * Truncation: only with ``max_cycles`` (default ``None``: a day ends by itself, after as many
-      steps as it has distinct departure slots, at most ``N``).
+      steps as it has distinct departure slots, at most ``N``): every agent of the ``max_cycles``-th
+      step, one that also arrives on it included.
 
     Every step's info, per agent: ``sim_time``, ``deciding``, ``action_mask``; on its last step
     also ``travel_time`` (seconds) and ``arrived``. On the day's last step every remaining agent's
@@ -312,12 +313,11 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
         truncate = self.max_cycles is not None and self.num_steps >= self.max_cycles
         metrics = sim.episode_metrics(scenario, after) if after.done else None
         observations = self._observations(present)
-        rewards, terminations, truncations, infos = {}, {}, {}, {}
+        rewards, terminations, infos = {}, {}, {}
         for i in present.tolist():
             agent = self.possible_agents[i]
             rewards[agent] = float(rewards_all[i])
             terminations[agent] = bool(finished[i])
-            truncations[agent] = truncate and not finished[i]
             info = agent_info(scenario, after, self._masks, deciding_next, i)
             if finished[i]:
                 info["travel_time"] = float(times[i])
@@ -325,7 +325,7 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
             if metrics is not None:
                 info.update(metrics)
             infos[agent] = info
-        self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
+        truncations = self._end_step(list(self.agents), terminations, truncate)
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:
