@@ -236,14 +236,41 @@ def suites_show(name: str) -> None:
 @suites_group.command("calibrate")
 @click.argument("name")
 @click.option("--num-envs", type=click.IntRange(min=1), default=16, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-def suites_calibrate(name: str, num_envs: int, seed: int) -> None:
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Calibration protocol seed (default 1; never the leaderboard's 0).")
+@click.option("--task", "task_ids", multiple=True, help="Only this task (repeatable); the others are kept.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Play the tasks again and compare with the recorded calibration bit for bit; write nothing.")
+def suites_calibrate(name: str, num_envs: int, seed: int | None, task_ids: tuple[str, ...], check_only: bool) -> None:
     """Measure the random and baseline references of every task and store them in the suite file.
 
-    NAME is a shipped suite (its file in the package is rewritten) or a suite YAML path.
+    NAME is a shipped suite (its file in the package is rewritten) or a suite YAML path. Every
+    calibration episode's score is written beside it to NAME.calibration.json.
     """
-    from benchmarkzoo.evaluation.calibration import calibrate
+    from benchmarkzoo.evaluation.calibration import CALIBRATION_SEED, CalibrationError, calibrate, check, discrimination
+    from benchmarkzoo.evaluation.suites import SuiteError
 
-    suite = calibrate(name, num_envs=num_envs, seed=seed)
-    for task in suite.tasks:
-        click.echo(f"{task.id:24s} random {task.references.random:9.4f}  baseline {task.references.baseline:9.4f}")
+    try:
+        if check_only:
+            problems = check(name, task_ids, num_envs=None)
+            for problem in problems:
+                click.echo(problem, err=True)
+            if problems:
+                sys.exit(1)
+            click.echo("the recorded calibration reproduces bit for bit")
+            return
+
+        def report(task, calibration) -> None:
+            d = discrimination(calibration)
+            r, b = calibration.random, calibration.baseline
+            click.echo(
+                f"{task.id:28s} random {sum(r.scores) / len(r.scores):10.4f} [{d.random_ci[0]:.4f}, "
+                f"{d.random_ci[1]:.4f}]  baseline {sum(b.scores) / len(b.scores):10.4f} [{d.baseline_ci[0]:.4f}, "
+                f"{d.baseline_ci[1]:.4f}]  wins {d.paired_wins:.2f} of {d.scenarios}  "
+                f"{'ok' if d.ok else 'DOES NOT DISCRIMINATE'}  ({r.wall_time_s:.1f} s / {b.wall_time_s:.1f} s)"
+            )
+
+        calibrate(name, num_envs=num_envs, seed=CALIBRATION_SEED if seed is None else seed, task_ids=task_ids or None,
+                  on_task=report)
+    except (CalibrationError, SuiteError) as error:
+        raise click.ClickException(str(error)) from error

@@ -85,6 +85,7 @@ class Task(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     env: str
+    description: str | None = None  # what the task measures, and why it is set up so (horizon, reward, score)
     scenario_set: str
     split: str
     episodes: int = Field(gt=0, le=100_000)
