@@ -39,8 +39,8 @@ import click
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.extras import require
 from benchmarkzoo.core.atomic import atomic_write
+from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.policies import PolicyError
 
 #: Batch size of the example inputs: 1 would be specialized away by torch.export, so use more.
