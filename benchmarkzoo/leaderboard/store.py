@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,17 +141,18 @@ def _stored_files(root: Path, suite: str | None = None) -> tuple[list[tuple[str,
     return files, refused
 
 
-def _stored_identities(root: Path, suite: str) -> tuple[list[identity.Held], list[str]]:
-    held = []
-    files, refused = _stored_files(root, suite)
+def _validated(files: list[tuple[str, Path]], refused: list[str]) -> Iterator[tuple[str, Results]]:
+    """``(relative path, results)`` of each of ``files`` that validates; the others' refusals go to ``refused``."""
     for where, file in files:
         try:
-            results = validate_file(file, follow_links=False)
+            yield where, validate_file(file, follow_links=False)
         except SubmissionError as error:
             refused.append(f"{where}: {error}")
-            continue
-        held.append(identity.held(results, where))
-    return held, refused
+
+
+def _stored_identities(root: Path, suite: str) -> tuple[list[identity.Held], list[str]]:
+    files, refused = _stored_files(root, suite)
+    return [identity.held(results, where) for where, results in _validated(files, refused)], refused
 
 
 def _entry(results: Results, where: str, root: Path) -> dict[str, Any]:
@@ -219,12 +221,7 @@ def collect(root: str | Path = "leaderboard") -> Collection:
     root = Path(root).resolve()
     files, refused = _stored_files(root)
     by_suite: dict[str, list[tuple[str, Results]]] = {}
-    for where, file in files:
-        try:
-            results = validate_file(file, follow_links=False)
-        except SubmissionError as error:
-            refused.append(f"{where}: {error}")
-            continue
+    for where, results in _validated(files, refused):
         if Path(where).parent.name != results.suite:
             refused.append(f"{where}: a {shown(results.suite)} submission stored in another suite's folder.")
             continue

@@ -59,3 +59,23 @@ def test_committed_entries_pass_the_identity_rules_as_references():
     listed = sorted(e["submission"] for s in board["suites"].values() for e in s["entries"])
     assert sorted(collection.submissions) == listed  # leaderboard.json lists exactly what `build` accepts
     assert {r.submitter for r in collection.submissions.values()} == {MAINTAINER}
+
+
+def test_site_pages_of_every_kind_of_task_build(tmp_path):
+    """A task page per env kind: its score plot takes the task's own score (team return, utility of a moma
+    team's vector return), which a page built from raw returns got wrong (moma returns are per agent and objective)."""
+    from benchmarkzoo.leaderboard.site import build_site
+    from benchmarkzoo.leaderboard.store import collect
+
+    collection = collect(ROOT)
+    kinds = {"single-agent-v1": "single", "marl-v1": "parallel", "moma-v1": "moma", "mo-v1": "mo"}
+    board = {**collection.board, "suites": {s: collection.board["suites"][s] for s in kinds}}
+    for suite, body in board["suites"].items():
+        board["suites"][suite] = {**body, "entries": [e for e in body["entries"] if e["policy"] == "random"]}
+    index = build_site(board, collection.submissions, tmp_path / "site")
+    for suite, kind in kinds.items():
+        page = (tmp_path / "site" / suite / "index.html").read_text()
+        assert "random" in page, (suite, kind)
+        plots = sorted((tmp_path / "site" / suite / "plots").glob("task-*-returns.svg"))
+        assert plots, f"{suite} ({kind}) has no score plots"
+    assert index.is_file()

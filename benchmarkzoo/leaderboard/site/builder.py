@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarkzoo.evaluation.results import Results
+from benchmarkzoo.evaluation.results import Results, episode_scores
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
 from benchmarkzoo.leaderboard.site import plots, stats
 from benchmarkzoo.leaderboard.site.templating import environment
@@ -200,6 +200,15 @@ def _mo_view(task_slug: str, suite_slug: str, rows: list[dict[str, Any]], out: P
             "objectives": m}
 
 
+def _score_words(score: Any) -> str:
+    """What a task's :class:`~benchmarkzoo.evaluation.suites.Score` takes of an episode, in words."""
+    if score.kind == "utility":
+        return f"the utility (weights {', '.join(f'{w:g}' for w in score.weights)}) of its vector return"
+    if score.kind == "metric":
+        return f"its {score.metric} metric"
+    return "its return (the team return of a multi-agent task)"
+
+
 def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out: Path) -> dict[str, Any]:
     """One task's page data, with its distribution plots written."""
     task_slug = slug(task_id)
@@ -217,7 +226,7 @@ def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out
         lengths = np.array([ep.length for ep in result.episodes], dtype=np.float64)  # (num_episodes,)
         rows.append({
             "entry": e, "board": e["tasks"].get(task_id, {}), "result": result,
-            "returns": stats.scalar_returns(result.episodes), "lengths": lengths,
+            "scores": episode_scores(result.episodes, result.score), "lengths": lengths,
             "mean_length": float(lengths.mean()) if lengths.size else None,
             "metrics": {k: float(np.mean(v)) for k, v in metric_values.items()}, "metric_values": metric_values,
         })
@@ -226,10 +235,11 @@ def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out
     if rows:
         labels = [r["entry"]["policy"] for r in rows]
         name = f"{suite_slug}/plots/task-{task_slug}-returns.svg"
-        _write(out / name, plots.distribution_plot(list(zip(labels, [r["returns"] for r in rows])), "episode return"))
-        vector = any(stats.vector_returns(r["result"].episodes) is not None for r in rows)
-        which = " (objective 1 of each vector return)" if vector else ""
-        plot_paths.append({"src": name, "caption": f"Return of every episode{which} (box: quartiles; dots: episodes)."})
+        _write(out / name, plots.distribution_plot(list(zip(labels, [r["scores"] for r in rows])), "episode score"))
+        plot_paths.append({"src": name, "caption": (
+            f"Score of every episode: {_score_words(info.score)}, the value the task's mean and the suite's "
+            "IQM are taken of (box: quartiles; dots: episodes)."
+        )})
         name = f"{suite_slug}/plots/task-{task_slug}-lengths.svg"
         _write(out / name, plots.distribution_plot(list(zip(labels, [r["lengths"] for r in rows])), "episode length"))
         plot_paths.append({"src": name, "caption": "Length of every episode, in steps."})

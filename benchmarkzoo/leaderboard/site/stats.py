@@ -14,29 +14,22 @@ from collections.abc import Sequence
 import numpy as np
 
 from benchmarkzoo.evaluation import metrics
-from benchmarkzoo.evaluation.results import Results
+from benchmarkzoo.evaluation.results import Results, episode_scores
 
 
 def normalized_scores(results: Results) -> list[np.ndarray]:
     """Per-task normalized episode scores, ``(num_episodes,)`` each, of the tasks with references.
 
-    The scalar score is the return, or objective 0 of a vector return, as in the suite aggregates.
+    The scalar score is the task's own (:func:`~benchmarkzoo.evaluation.results.episode_scores`: the
+    return, the team return of a multi-agent task, a utility or a metric), as in the suite aggregates.
     """
     per_task = []
     for task in results.tasks:
         if task.status != "ok" or task.references is None or not task.episodes:
             continue
-        returns = scalar_returns(task.episodes)
-        per_task.append(metrics.normalize(returns, task.references["random"], task.references["baseline"]))
+        scores = episode_scores(task.episodes, task.score)
+        per_task.append(metrics.normalize(scores, task.references["random"], task.references["baseline"]))
     return per_task
-
-
-def scalar_returns(episodes: Sequence) -> np.ndarray:
-    """``(num_episodes,)`` scalar returns: the return, or objective 0 of a vector return."""
-    return np.array(
-        [e.episode_return[0] if isinstance(e.episode_return, list) else e.episode_return for e in episodes],
-        dtype=np.float64,
-    )
 
 
 def performance_profile(per_task: Sequence[np.ndarray], taus: np.ndarray) -> np.ndarray:
