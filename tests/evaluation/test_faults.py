@@ -321,7 +321,8 @@ def test_leaderboard_add_onto_a_full_disk_is_one_line(setup, full_disk, tmp_path
     evaluate(suite, "random", num_envs=2, out=results)
     monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", suite.parent)
     fill()
-    result = CliRunner().invoke(cli, ["leaderboard", "add", str(results), "--root", str(disk / "board")])
+    command = ["leaderboard", "add", str(results), "--reference", "--root", str(disk / "board")]
+    result = CliRunner().invoke(cli, command)
     assert result.exit_code == 1, result.output
     lines = _lines(result.output)
     assert len(lines) == 1 and lines[0].startswith("Error: cannot write"), result.output

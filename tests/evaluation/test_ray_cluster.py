@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -85,7 +86,10 @@ class Node:
 
 def start_cluster(tmp: Path, env: dict[str, str], workers: int) -> tuple[str, list[Node]]:
     port = free_port()
-    head = ["--head", "--port", str(port), "--temp-dir", str(tmp / "ray"), "--include-dashboard", "false"]
+    # Ray's session sockets live under --temp-dir, and AF_UNIX paths stop at 107 bytes: pytest's tmp_path
+    # under xdist (/tmp/pytest-of-root/pytest-N/popen-gwK/...) is too long for them, so a short folder of /tmp.
+    temp_dir = tempfile.mkdtemp(prefix="bzray-", dir="/tmp")
+    head = ["--head", "--port", str(port), "--temp-dir", temp_dir, "--include-dashboard", "false"]
     nodes = [Node(head, env, tmp / "head.log")]
     try:
         nodes[0].wait_started()

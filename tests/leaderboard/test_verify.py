@@ -27,23 +27,20 @@ from benchmarkzoo.leaderboard.verify import (
 POLICIES = Path(__file__).resolve().parents[2] / "leaderboard" / "policies"
 
 
-def _forge(source: Path, out: Path, task: int, index: int, value: float) -> Path:
-    """A copy of ``source`` with episode ``index`` of task ``task`` returning ``value``, aggregates recomputed."""
-    results = Results.read(source)
-    episodes = list(results.tasks[task].episodes)
-    episodes[index] = episodes[index].model_copy(update={"episode_return": value})
-    tasks = list(results.tasks)
-    tasks[task] = tasks[task].model_copy(update={"episodes": episodes})
-    recompute(results.model_copy(update={"tasks": tasks})).write(out)
-    return out
-
-
 def _plausible_forgery(source: Path, out: Path) -> tuple[Path, int]:
-    """Raise a failed maze-test episode's return to a solved-maze value (0.9): valid, plausible, false."""
+    """A failed maze-test episode claimed solved, with the return, length and metrics of a maze this policy did
+    solve (so every plausibility rule holds: a solved maze returns exactly goal + (L - 1) * step): valid, false."""
     results = Results.read(source)
-    index = next(e.index for e in results.tasks[0].episodes if e.episode_return < 0)
-    _forge(source, out, 0, index, 0.9)
-    validate_file(out)  # the forgery passes every check that only recomputes aggregates
+    episodes = list(results.tasks[0].episodes)
+    index = next(e.index for e in episodes if not e.success)
+    donor = next(e for e in episodes if e.success)
+    episodes[index] = episodes[index].model_copy(update={
+        "episode_return": donor.episode_return, "length": donor.length, "success": True, "metrics": donor.metrics,
+    })
+    tasks = list(results.tasks)
+    tasks[0] = tasks[0].model_copy(update={"episodes": episodes})
+    recompute(results.model_copy(update={"tasks": tasks})).write(out)
+    validate_file(out)  # the forgery passes every check that recomputes aggregates or bounds outcomes
     return out, index
 
 
@@ -74,13 +71,16 @@ def test_a_plausible_forgery_fails_and_names_the_episode(quickstart_results, tmp
     found = verify_file(forged, episodes=None)
     assert not found.verified
     mismatch = found.mismatch
-    assert (mismatch.task, mismatch.episode, mismatch.field, mismatch.claimed) == ("maze-test", index, "return", 0.9)
+    claimed = Results.read(forged).tasks[0].episodes[index].length
+    # the first field compared that differs: the claimed solved maze's length
+    assert (mismatch.task, mismatch.episode, mismatch.field) == ("maze-test", index, "length")
+    assert mismatch.claimed == claimed
     genuine = Results.read(quickstart_results["random"]).tasks[0].episodes[index]
-    assert mismatch.replayed == genuine.episode_return  # the replay recovers the true value, bit for bit
+    assert mismatch.replayed == genuine.length  # the replay recovers the true value, bit for bit
 
     result = CliRunner().invoke(cli, ["leaderboard", "verify", str(forged), "--episodes", "all"])
     assert result.exit_code == 1
-    assert f"task maze-test, episode {index}: return claimed 0.9, replayed {genuine.episode_return!r}" in result.output
+    assert f"task maze-test, episode {index}: length claimed {claimed}, replayed {genuine.length!r}" in result.output
 
 
 def test_a_forged_entry_never_gets_the_badge(quickstart_results, tmp_path):
@@ -89,16 +89,17 @@ def test_a_forged_entry_never_gets_the_badge(quickstart_results, tmp_path):
     forged, _ = _plausible_forgery(quickstart_results["random"], tmp_path / "forged.json")
     shutil.copy(quickstart_results["baseline"], tmp_path / "baseline.json")
     runner = CliRunner()
-    args = ["--verify", "--episodes", "all", "--root", str(root)]
+    args = ["--reference", "--verify", "--episodes", "all", "--root", str(root)]
     result = runner.invoke(cli, ["leaderboard", "add", str(forged), *args])
     assert result.exit_code == 1 and "replay does not match" in result.output
     assert not (root / "submissions").exists() and not (root / "verification").exists()
 
-    result = runner.invoke(cli, ["leaderboard", "add", str(tmp_path / "baseline.json"), "--verify", "--episodes", "2",
+    result = runner.invoke(cli, ["leaderboard", "add", str(tmp_path / "baseline.json"), "--reference", "--verify",
+                                 "--episodes", "2",
                                  "--root", str(root)])
     assert result.exit_code == 0, result.output
     assert "verified (4 of 100 replayed)" in result.output
-    stored_forgery = add(forged, root)  # a maintainer may still list it, as self-reported
+    stored_forgery = add(forged, root, reference=True)  # a maintainer may still list it, as self-reported
     assert read_record(root, stored_forgery) is None
 
     board = json.loads(build(root)[0].read_text())
@@ -118,7 +119,7 @@ def test_a_forged_entry_never_gets_the_badge(quickstart_results, tmp_path):
 
 def test_editing_a_verified_submission_drops_the_badge(quickstart_results, tmp_path):
     root = tmp_path / "board"
-    dest, found = add_verified(quickstart_results["random"], root, episodes=1)
+    dest, found = add_verified(quickstart_results["random"], root, episodes=1, reference=True)
     assert found.verified and read_record(root, dest)["replayed_episodes"] == 2
     record = json.loads(record_path(root, dest).read_text())
     assert record["file_sha256"] == hashlib.sha256(dest.read_bytes()).hexdigest()
@@ -162,7 +163,8 @@ def test_onnx_submission_is_stored_by_hash_and_replayed(tmp_path):
     assert result.exit_code == 2 and "--policy MODEL.onnx" in result.output  # not stored yet
     result = runner.invoke(cli, ["leaderboard", "verify", str(out), "--policy", str(POLICIES / "ppo-mapf.onnx")])
     assert result.exit_code == 2 and "has sha256" in result.output  # another model
-    result = runner.invoke(cli, ["leaderboard", "add", str(out), "--verify", "--policy", str(model), "--episodes", "2",
+    result = runner.invoke(cli, ["leaderboard", "add", str(out), "--reference", "--verify", "--policy", str(model),
+                                 "--episodes", "2",
                                  "--root", str(root)])
     assert result.exit_code == 0, result.output
     stored = root / "models" / f"{digest}.onnx"

@@ -222,7 +222,7 @@ CASES: list[tuple[str, Callable | None, Callable | None, str, str]] = [
     ("task-mean", put("tasks.0.aggregates.mean", lambda m: m + 0.1), None,
      "task maze-test: the aggregates do not match", "validate"),
     ("suite-iqm", put("aggregates.iqm", lambda m: m + 0.05), None, "suite aggregates do not match", "validate"),
-    ("raw-return", put("tasks.1.episodes.3.return", lambda r: r + 1.0), None, "aggregates do not match", "validate"),
+    ("raw-return", put("tasks.1.episodes.3.return", lambda r: r + 1.0), None, "is outside", "validate"),
     # --- valid files that `add` must refuse beside the committed references
     ("add-name-baseline", put("policy.name", "baseline"), None, "reserved reference name 'baseline'", "add"),
     ("add-name-Baseline", put("policy.name", "Baseline"), None, "reserved reference name 'baseline'", "add"),
