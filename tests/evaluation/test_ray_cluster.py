@@ -84,12 +84,18 @@ class Node:
                 time.sleep(0.5)
 
 
-def start_cluster(tmp: Path, env: dict[str, str], workers: int) -> tuple[str, list[Node]]:
+def short_temp_dir() -> tempfile.TemporaryDirectory:
+    """A folder for Ray's session files, removed afterwards.
+
+    Ray's session sockets live under ``--temp-dir``, and AF_UNIX paths stop at 107 bytes: pytest's
+    ``tmp_path`` under xdist (``/tmp/pytest-of-root/pytest-N/popen-gwK/...``) is too long for them.
+    """
+    return tempfile.TemporaryDirectory(prefix="bzray-", dir="/tmp", ignore_cleanup_errors=True)
+
+
+def start_cluster(tmp: Path, ray_dir: str, env: dict[str, str], workers: int) -> tuple[str, list[Node]]:
     port = free_port()
-    # Ray's session sockets live under --temp-dir, and AF_UNIX paths stop at 107 bytes: pytest's tmp_path
-    # under xdist (/tmp/pytest-of-root/pytest-N/popen-gwK/...) is too long for them, so a short folder of /tmp.
-    temp_dir = tempfile.mkdtemp(prefix="bzray-", dir="/tmp")
-    head = ["--head", "--port", str(port), "--temp-dir", temp_dir, "--include-dashboard", "false"]
+    head = ["--head", "--port", str(port), "--temp-dir", str(ray_dir), "--include-dashboard", "false"]
     nodes = [Node(head, env, tmp / "head.log")]
     try:
         nodes[0].wait_started()
@@ -116,7 +122,8 @@ def loopback_cluster(tmp_path_factory):
     """A head and one worker node on 127.0.0.1, token authentication disabled."""
     tmp = Path(tmp_path_factory.mktemp("rc"))
     env = clean_env(RAY_AUTH_MODE="disabled")
-    address, nodes = start_cluster(tmp, env, workers=1)
+    ray_dir = short_temp_dir()
+    address, nodes = start_cluster(tmp, ray_dir.name, env, workers=1)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while alive_nodes(address, env) < 2:
@@ -126,6 +133,7 @@ def loopback_cluster(tmp_path_factory):
     finally:
         for node in reversed(nodes):
             node.stop()
+        ray_dir.cleanup()
 
 
 @pytest.fixture(scope="module")
@@ -134,12 +142,14 @@ def token_cluster(tmp_path_factory):
     tmp = Path(tmp_path_factory.mktemp("rt"))
     token = secrets.token_hex(16)
     env = clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token)
-    address, nodes = start_cluster(tmp, env, workers=0)
+    ray_dir = short_temp_dir()
+    address, nodes = start_cluster(tmp, ray_dir.name, env, workers=0)
     try:
         yield address, token
     finally:
         for node in nodes:
             node.stop()
+        ray_dir.cleanup()
 
 
 def evaluate(tmp: Path, name: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
