@@ -60,6 +60,7 @@ leaderboard: install
 	$(BIN)/benchmarkzoo leaderboard build
 
 lint: install
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
 test: system-deps lint

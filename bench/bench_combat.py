@@ -101,9 +101,13 @@ def time_mpe(num_agents: int, seconds: float, runs: int) -> tuple[float, float]:
 
 def throughput(args: argparse.Namespace) -> None:
     seconds, runs = target_seconds(args), 1 if args.quick else args.runs
-    print(header("MicroCombat-v0 throughput", {
-        "numpy": version("numpy"), "pettingzoo": version("pettingzoo"), "mpe2": version("mpe2")},
-        f"- method: median of {runs} runs of ~{seconds:g} s; actions pre-drawn (uniform); resets included"))
+    print(
+        header(
+            "MicroCombat-v0 throughput",
+            {"numpy": version("numpy"), "pettingzoo": version("pettingzoo"), "mpe2": version("mpe2")},
+            f"- method: median of {runs} runs of ~{seconds:g} s; actions pre-drawn (uniform); resets included",
+        )
+    )
     print("\n| configuration | agent-steps/s | env-steps/s |\n|---|---:|---:|", flush=True)
     results = {}
 

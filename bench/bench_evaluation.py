@@ -144,8 +144,10 @@ def main() -> None:
     parser.add_argument("--wall-runs", type=int, default=1, help="evaluations per wall-time row (median reported)")
     parser.add_argument("--ray", action="store_true", help="also time a local Ray with 2 workers")
     args = parser.parse_args()
-    print(f"# bench_evaluation: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"num_envs {args.num_envs}, {time.strftime('%Y-%m-%d')}\n")
+    print(
+        f"# bench_evaluation: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"num_envs {args.num_envs}, {time.strftime('%Y-%m-%d')}\n"
+    )
 
     suite = load_suite(args.suite)
     print("| task | env-steps | runner s | raw s | overhead |")

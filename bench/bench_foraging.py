@@ -77,8 +77,10 @@ def time_parallel(generator_kwargs: dict, seconds: float, runs: int) -> tuple[fl
 
     env = ForagingEnv(generator=ForagingGenerator(**generator_kwargs), max_cycles=50)
     rng = np.random.default_rng(0)
-    pool = [{a: int(x) for a, x in zip(env.possible_agents, rng.integers(0, 6, size=env.params.num_agents),
-                                        strict=True)} for _ in range(256)]
+    pool = [
+        {a: int(x) for a, x in zip(env.possible_agents, rng.integers(0, 6, size=env.params.num_agents), strict=True)}
+        for _ in range(256)
+    ]
     agent_rates, env_rates = [], []
     for _ in range(runs):
         env.reset(seed=0)
@@ -153,14 +155,18 @@ def main() -> None:
     show("benchmarkzoo Foraging-v0 ParallelEnv, 12x12, 6 agents, 4 food", time_parallel(large, seconds, runs))
     show("LBF Foraging-12x12-6p-4f-v3", time_lbf(python, "Foraging-12x12-6p-4f-v3", seconds, runs) if python else None)
     for num_envs in (64, 1024):
-        show(f"benchmarkzoo ForagingVectorEnv, {num_envs} worlds of 8x8, 3 agents", time_vector(
-            num_envs, small, seconds, runs))
+        show(
+            f"benchmarkzoo ForagingVectorEnv, {num_envs} worlds of 8x8, 3 agents",
+            time_vector(num_envs, small, seconds, runs),
+        )
     show("benchmarkzoo ForagingVectorEnv, 1024 worlds of 12x12, 6 agents", time_vector(1024, large, seconds, runs))
     results = dict(rows)
     lbf = results.get("LBF Foraging-8x8-3p-4f-v3")
     if lbf:
-        for label in ("benchmarkzoo Foraging-v0 ParallelEnv, 8x8, 3 agents, 4 food",
-                      "benchmarkzoo ForagingVectorEnv, 1024 worlds of 8x8, 3 agents"):
+        for label in (
+            "benchmarkzoo Foraging-v0 ParallelEnv, 8x8, 3 agents, 4 food",
+            "benchmarkzoo ForagingVectorEnv, 1024 worlds of 8x8, 3 agents",
+        ):
             print(f"ratio {label} / LBF 8x8-3p-4f: {results[label][0] / lbf[0]:.1f}x", flush=True)
 
 

@@ -117,8 +117,9 @@ def measure(make: Callable[[], Any], vector: bool, seconds: float, runs: int, se
 
 def measure_pogema(python: str, num_agents: int, size: int, seconds: float, runs: int) -> float | None:
     """Median agent-steps/s of POGEMA in its venv (``None`` if a run failed)."""
-    result = median_runs(python, POGEMA_SNIPPET, [str(num_agents), str(size), "0.2", str(seconds)], runs,
-                         ("agent_steps",))
+    result = median_runs(
+        python, POGEMA_SNIPPET, [str(num_agents), str(size), "0.2", str(seconds)], runs, ("agent_steps",)
+    )
     return None if result is None else result[0]
 
 
@@ -196,8 +197,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {label} | {fmt_rate(rate)} | {ratio} |", flush=True)
     load_end = os.getloadavg()
     print()
-    print(f"- load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in load_start)} at the start, "
-          f"{', '.join(f'{x:.2f}' for x in load_end)} at the end ({os.cpu_count()} logical cores)")
+    print(
+        f"- load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in load_start)} at the start, "
+        f"{', '.join(f'{x:.2f}' for x in load_end)} at the end ({os.cpu_count()} logical cores)"
+    )
 
 
 if __name__ == "__main__":

@@ -54,16 +54,20 @@ def configurations(quick: bool) -> list[tuple[str, Callable[[str], Callable[[], 
         ("one env, `gym.make`", lambda env_id: lambda: gym.make(env_id), None),
     ]
     for n in QUICK_NATIVE_SIZES if quick else NATIVE_SIZES:
-        rows.append((
-            f"native vector, n={n}",
-            lambda env_id, n=n: lambda: gym.make_vec(env_id, n, vectorization_mode="vector_entry_point"),
-            n,
-        ))
-    rows.append((
-        f"SyncVectorEnv, n={SYNC_SIZE}",
-        lambda env_id: lambda: gym.make_vec(env_id, SYNC_SIZE, vectorization_mode="sync"),
-        SYNC_SIZE,
-    ))
+        rows.append(
+            (
+                f"native vector, n={n}",
+                lambda env_id, n=n: lambda: gym.make_vec(env_id, n, vectorization_mode="vector_entry_point"),
+                n,
+            )
+        )
+    rows.append(
+        (
+            f"SyncVectorEnv, n={SYNC_SIZE}",
+            lambda env_id: lambda: gym.make_vec(env_id, SYNC_SIZE, vectorization_mode="sync"),
+            SYNC_SIZE,
+        )
+    )
     return rows
 
 

@@ -171,22 +171,32 @@ def main(argv: list[str] | None = None) -> None:
         return lambda: NavigationEnv(generator=UniformGenerator(num_agents=n, num_obstacles=m, arena_size=size))
 
     def vector(n: int, m: int, dynamics: str = "holonomic") -> Callable[[], Any]:
-        return lambda: NavigationVectorEnv(1024, generator=UniformGenerator(num_agents=n, num_obstacles=m),
-                                           dynamics=dynamics)
+        return lambda: NavigationVectorEnv(
+            1024, generator=UniformGenerator(num_agents=n, num_obstacles=m), dynamics=dynamics
+        )
 
     rows = [
         local_row("p3s", "Navigation-v0 ParallelEnv, 3 robots, no obstacles", parallel(3, 0, 2.0), False, seconds),
         local_row("p3", "Navigation-v0 ParallelEnv, 3 robots, 3 obstacles", parallel(3, 3, 2.0), False, seconds),
-        local_row("p10", "Navigation-v0 ParallelEnv, 10 robots, 10 obstacles (6x6 m)", parallel(10, 10, 3.0), False,
-                  seconds),
-        local_row("v3s", "Navigation-v0 native vector, 1024 worlds x 3 robots, no obstacles", vector(3, 0), True,
-                  seconds),
-        local_row("v3", "Navigation-v0 native vector, 1024 worlds x 3 robots, 4 obstacles", vector(3, 4), True,
-                  seconds),
-        local_row("v4", "Navigation-v0 native vector, 1024 worlds x 4 robots, 4 obstacles", vector(4, 4), True,
-                  seconds),
-        local_row("u4", "Navigation-v0 native vector, 1024 worlds x 4 unicycles, 4 obstacles (safety filter)",
-                  vector(4, 4, "unicycle"), True, seconds),
+        local_row(
+            "p10", "Navigation-v0 ParallelEnv, 10 robots, 10 obstacles (6x6 m)", parallel(10, 10, 3.0), False, seconds
+        ),
+        local_row(
+            "v3s", "Navigation-v0 native vector, 1024 worlds x 3 robots, no obstacles", vector(3, 0), True, seconds
+        ),
+        local_row(
+            "v3", "Navigation-v0 native vector, 1024 worlds x 3 robots, 4 obstacles", vector(3, 4), True, seconds
+        ),
+        local_row(
+            "v4", "Navigation-v0 native vector, 1024 worlds x 4 robots, 4 obstacles", vector(4, 4), True, seconds
+        ),
+        local_row(
+            "u4",
+            "Navigation-v0 native vector, 1024 worlds x 4 unicycles, 4 obstacles (safety filter)",
+            vector(4, 4, "unicycle"),
+            True,
+            seconds,
+        ),
     ]
     try:
         from mpe2 import simple_spread_v3
@@ -194,15 +204,36 @@ def main(argv: list[str] | None = None) -> None:
         simple_spread_v3 = None
     for n in (3, 10):
         if simple_spread_v3 is not None:
-            rows.append(local_row(
-                f"mpe{n}", f"mpe2 simple_spread_v3 parallel, continuous, {n} agents",
-                lambda n=n: simple_spread_v3.parallel_env(N=n, max_cycles=25, continuous_actions=True), False, seconds,
-            ))
+            rows.append(
+                local_row(
+                    f"mpe{n}",
+                    f"mpe2 simple_spread_v3 parallel, continuous, {n} agents",
+                    lambda n=n: simple_spread_v3.parallel_env(N=n, max_cycles=25, continuous_actions=True),
+                    False,
+                    seconds,
+                )
+            )
     if vmas_python is not None:
-        rows.append(vmas_row("vmas_spread", "vmas 1.5.2 simple_spread, 1024 worlds x 3 agents (torch CPU)",
-                             vmas_python, "simple_spread", 3, seconds))
-        rows.append(vmas_row("vmas_nav", "vmas 1.5.2 navigation, 1024 worlds x 4 agents, no obstacles (torch CPU)",
-                             vmas_python, "navigation", 4, seconds))
+        rows.append(
+            vmas_row(
+                "vmas_spread",
+                "vmas 1.5.2 simple_spread, 1024 worlds x 3 agents (torch CPU)",
+                vmas_python,
+                "simple_spread",
+                3,
+                seconds,
+            )
+        )
+        rows.append(
+            vmas_row(
+                "vmas_nav",
+                "vmas 1.5.2 navigation, 1024 worlds x 4 agents, no obstacles (torch CPU)",
+                vmas_python,
+                "navigation",
+                4,
+                seconds,
+            )
+        )
     for _ in range(args.runs):  # round robin: every row sees the same machine load
         for row in rows:
             result = row.run()
@@ -210,11 +241,15 @@ def main(argv: list[str] | None = None) -> None:
                 row.results.append(result)
     load_after = os.getloadavg()
 
-    loads = (f"- machine load (1-min load average, 2 cores): {load_before[0]:.2f} before, {load_after[0]:.2f} after; "
-             "other engineers run tests on this machine")
+    loads = (
+        f"- machine load (1-min load average, 2 cores): {load_before[0]:.2f} before, {load_after[0]:.2f} after; "
+        "other engineers run tests on this machine"
+    )
     print(header("Navigation-v0 throughput", versions, loads, date=False))
-    print(f"- method: median of {args.runs} interleaved runs of ~{seconds:g} s; random actions drawn before the loop; "
-          "resets included")
+    print(
+        f"- method: median of {args.runs} interleaved runs of ~{seconds:g} s; random actions drawn before the loop; "
+        "resets included"
+    )
     print()
     print("| configuration | env-steps/s | agent-steps/s |")
     print("|---|---:|---:|")

@@ -105,13 +105,19 @@ def main() -> None:
         peer_version = importlib.metadata.version("panda-gym")
     import pybullet  # noqa: F401
 
-    print(f"# Panda throughput, env-steps/s (median of {runs} x {seconds:.0f} s), {platform.python_version()}, "
-          f"{platform.machine()}, {__import__('os').cpu_count()} cores")
-    print(f"benchmarkzoo {benchmarkzoo.__version__}, pybullet {importlib.metadata.version('pybullet')}, "
-          f"panda-gym {peer_version if has_peer else 'not installed'}")
+    print(
+        f"# Panda throughput, env-steps/s (median of {runs} x {seconds:.0f} s), {platform.python_version()}, "
+        f"{platform.machine()}, {__import__('os').cpu_count()} cores"
+    )
+    print(
+        f"benchmarkzoo {benchmarkzoo.__version__}, pybullet {importlib.metadata.version('pybullet')}, "
+        f"panda-gym {peer_version if has_peer else 'not installed'}"
+    )
     print()
-    print(f"| task | ours, one env | panda-gym, one env | ratio | ours native n={NUM_WORLDS}, in process "
-          "| same, 1 worker process | same, 2 worker processes | ours async n=2 |")
+    print(
+        f"| task | ours, one env | panda-gym, one env | ratio | ours native n={NUM_WORLDS}, in process "
+        "| same, 1 worker process | same, 2 worker processes | ours async n=2 |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     registered = {spec.id for spec in benchmarkzoo.registration.list_envs()}
     for task, ours_id, peer_id in TASKS:
@@ -121,15 +127,22 @@ def main() -> None:
         ours = median(runs, lambda i=ours_id: time_single(lambda: gym.make(i), seconds))
         peer = median(runs, lambda i=peer_id: time_single(lambda: gym.make(i), seconds)) if has_peer else float("nan")
         native = [
-            median(runs, lambda i=ours_id, w=w: time_vector(
-                gym.make_vec(i, num_envs=NUM_WORLDS, vectorization_mode="vector_entry_point", num_workers=w),
-                seconds))
+            median(
+                runs,
+                lambda i=ours_id, w=w: time_vector(
+                    gym.make_vec(i, num_envs=NUM_WORLDS, vectorization_mode="vector_entry_point", num_workers=w),
+                    seconds,
+                ),
+            )
             for w in (None, 1, 2)  # in this process, then 1 and 2 worker processes
         ]
-        async_rate = median(runs, lambda i=ours_id: time_vector(
-            gym.make_vec(i, num_envs=2, vectorization_mode="async"), seconds))
-        print(f"| {task} | {ours:,.0f} | {peer:,.0f} | {ours / peer:.2f}x | {native[0]:,.0f} | {native[1]:,.0f} | "
-              f"{native[2]:,.0f} ({native[2] / native[1]:.2f}x) | {async_rate:,.0f} |")
+        async_rate = median(
+            runs, lambda i=ours_id: time_vector(gym.make_vec(i, num_envs=2, vectorization_mode="async"), seconds)
+        )
+        print(
+            f"| {task} | {ours:,.0f} | {peer:,.0f} | {ours / peer:.2f}x | {native[0]:,.0f} | {native[1]:,.0f} | "
+            f"{native[2]:,.0f} ({native[2] / native[1]:.2f}x) | {async_rate:,.0f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -51,12 +51,16 @@ def main() -> None:
     print("|---|---|---|---|---|")
     env = RoutingEnv(**split.env_kwargs())
     try:
-        for name, policy in (("shortest path (route 0)", ShortestPathPolicy()),
-                             ("SUMO's routing (least current time)", SumoRoutingPolicy())):
+        for name, policy in (
+            ("shortest path (route 0)", ShortestPathPolicy()),
+            ("SUMO's routing (least current time)", SumoRoutingPolicy()),
+        ):
             days = [play(env, policy, s) for s in seeds]
             mean = {k: float(np.mean([d[k] for d in days])) for k in KEYS}
-            print(f"| {name} | {mean['mean_travel_time_agents']:.2f} | {mean['mean_travel_time_humans']:.2f} | "
-                  f"{mean['mean_travel_time']:.2f} | {mean['total_delay']:,.0f} |")
+            print(
+                f"| {name} | {mean['mean_travel_time_agents']:.2f} | {mean['mean_travel_time_humans']:.2f} | "
+                f"{mean['mean_travel_time']:.2f} | {mean['total_delay']:,.0f} |"
+            )
     finally:
         env.close()
 
@@ -85,8 +89,10 @@ def main() -> None:
             steps += 2
             days += int(infos.get("_total_delay", np.zeros(2, bool)).sum())
         elapsed = time.perf_counter() - start
-        print(f"| native vector, 2 worlds ({os.cpu_count()} cores) | {days} | {elapsed:.2f} | {days / elapsed:.2f} | "
-              f"{steps / elapsed:.1f} |")
+        print(
+            f"| native vector, 2 worlds ({os.cpu_count()} cores) | {days} | {elapsed:.2f} | {days / elapsed:.2f} | "
+            f"{steps / elapsed:.1f} |"
+        )
     finally:
         vec.close()
 

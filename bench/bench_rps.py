@@ -105,8 +105,9 @@ def population_rate(num_envs: int | None, seconds: float, runs: int) -> float:
     vec = RPSPopulationVectorEnv(num_envs=num_envs, **kwargs)
     pool = rng.integers(0, 3, size=(POOL_ROWS, num_envs))
     vec.reset(seed=0)
-    return calibrated_median(lambda count: time_vector(vec, [pool[i % POOL_ROWS] for i in range(count)]),
-                             num_envs, seconds, runs)
+    return calibrated_median(
+        lambda count: time_vector(vec, [pool[i % POOL_ROWS] for i in range(count)]), num_envs, seconds, runs
+    )
 
 
 def render_runner(env: Any) -> Callable[[int], float]:
@@ -139,8 +140,12 @@ def main() -> None:
 
     from benchmarkzoo.envs.multiagent.rps.env import RPSSelfPlayEnv
 
-    print(header("RPSSelfPlay-v0 and RPSPopulation-v0 vs PettingZoo rps_v2",
-                 {"numpy": np.__version__, "gymnasium": gymnasium.__version__, "pettingzoo": pettingzoo.__version__}))
+    print(
+        header(
+            "RPSSelfPlay-v0 and RPSPopulation-v0 vs PettingZoo rps_v2",
+            {"numpy": np.__version__, "gymnasium": gymnasium.__version__, "pettingzoo": pettingzoo.__version__},
+        )
+    )
     print(f"- method: median of {runs} calibrated runs of ~{seconds:g} s; random actions pre-drawn; resets included")
     print()
     print("| configuration | agent-steps/s | env-steps/s |\n|---|---:|---:|", flush=True)
@@ -160,9 +165,15 @@ def main() -> None:
     show("benchmarkzoo RPSPopulation-v0, one env (bots, no peer)", population_rate(None, seconds, runs), 1)
     show("benchmarkzoo RPSPopulationVectorEnv, 1024 worlds (bots, no peer)", population_rate(1024, seconds, runs), 1)
     print()
-    ours_fps, peer_fps = paired_rates([render_runner(RPSSelfPlayEnv(render_mode="rgb_array")),
-                                       render_runner(rps_v2.parallel_env(max_cycles=100, render_mode="rgb_array"))],
-                                      1, seconds, runs)
+    ours_fps, peer_fps = paired_rates(
+        [
+            render_runner(RPSSelfPlayEnv(render_mode="rgb_array")),
+            render_runner(rps_v2.parallel_env(max_cycles=100, render_mode="rgb_array")),
+        ],
+        1,
+        seconds,
+        runs,
+    )
     print("| rendering (rgb_array, step + render) | frames/s |\n|---|---:|")
     print(f"| benchmarkzoo RPSSelfPlay-v0 (400x272) | {fmt_rate(ours_fps)} |")
     print(f"| PettingZoo rps_v2 (285x800) | {fmt_rate(peer_fps)} |")

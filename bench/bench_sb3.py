@@ -38,8 +38,15 @@ import numpy as np
 MAZE = "benchmarkzoo/Maze-v0"
 MAZE_KWARGS = {"generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4}, "max_episode_steps": 100}
 CARTPOLE = "CartPole-v1"
-PPO_KWARGS = {"n_steps": 128, "batch_size": 256, "n_epochs": 4, "learning_rate": 3e-4,
-              "policy_kwargs": {"net_arch": [64, 64]}, "seed": 0, "device": "cpu"}
+PPO_KWARGS = {
+    "n_steps": 128,
+    "batch_size": 256,
+    "n_epochs": 4,
+    "learning_rate": 3e-4,
+    "policy_kwargs": {"net_arch": [64, 64]},
+    "seed": 0,
+    "device": "cpu",
+}
 
 
 def make_env(which: str, num_envs: int) -> Any:
@@ -82,8 +89,13 @@ def raw_steps_per_second(num_envs: int, seconds: float, adapter: bool) -> float:
         def step(actions: np.ndarray) -> Any:
             return env.step(actions)
     else:
-        env = registration.make_vec(MAZE, num_envs, vectorization_mode="vector_entry_point",
-                                    autoreset_mode=AutoresetMode.SAME_STEP, **MAZE_KWARGS)
+        env = registration.make_vec(
+            MAZE,
+            num_envs,
+            vectorization_mode="vector_entry_point",
+            autoreset_mode=AutoresetMode.SAME_STEP,
+            **MAZE_KWARGS,
+        )
         env.reset(seed=0)
         step = env.step
     pool = np.random.default_rng(0).integers(0, 4, size=(64, num_envs))
@@ -121,26 +133,35 @@ def main() -> None:
 
     import benchmarkzoo
 
-    print(f"# bench_sb3 {datetime.date.today()} · {platform.processor() or platform.machine()} · "
-          f"python {platform.python_version()} · torch {torch.__version__} · SB3 {stable_baselines3.__version__} · "
-          f"benchmarkzoo {benchmarkzoo.__version__}")
-    print(f"\nPPO end-to-end (model.learn), {args.num_envs} envs, n_steps={PPO_KWARGS['n_steps']}, "
-          f"batch {PPO_KWARGS['batch_size']}, {PPO_KWARGS['n_epochs']} epochs, 64x64 MLP, 1 torch thread; "
-          f"median of {args.runs} x {args.steps} steps\n")
+    print(
+        f"# bench_sb3 {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"python {platform.python_version()} · torch {torch.__version__} · SB3 {stable_baselines3.__version__} · "
+        f"benchmarkzoo {benchmarkzoo.__version__}"
+    )
+    print(
+        f"\nPPO end-to-end (model.learn), {args.num_envs} envs, n_steps={PPO_KWARGS['n_steps']}, "
+        f"batch {PPO_KWARGS['batch_size']}, {PPO_KWARGS['n_epochs']} epochs, 64x64 MLP, 1 torch thread; "
+        f"median of {args.runs} x {args.steps} steps\n"
+    )
     print("| env | VecEnv | steps/s | / CartPole |\n|---|---|---:|---:|")
     figures = {}
     for which in ("cartpole-dummy", "maze-native", "maze-dummy"):
         figures[which] = median(lambda w=which: ppo_steps_per_second(w, args.num_envs, args.steps), args.runs)
-    labels = {"cartpole-dummy": ("CartPole-v1", "DummyVecEnv"), "maze-native": ("Maze-v0", "native (make_vec_env)"),
-              "maze-dummy": ("Maze-v0", "DummyVecEnv")}
+    labels = {
+        "cartpole-dummy": ("CartPole-v1", "DummyVecEnv"),
+        "maze-native": ("Maze-v0", "native (make_vec_env)"),
+        "maze-dummy": ("Maze-v0", "DummyVecEnv"),
+    }
     for which, rate in figures.items():
         env, vec = labels[which]
         print(f"| {env} | {vec} | {rate:,.0f} | {rate / figures['cartpole-dummy']:.2f} |")
     print(f"\nMaze native / Maze DummyVecEnv: {figures['maze-native'] / figures['maze-dummy']:.2f}x")
 
     print(f"\nAdapter overhead over raw stepping (Maze-v0, random actions, median of {args.runs})\n")
-    print("| n | native step | NativeSB3VecEnv step | adapter / raw | adapter cost per env-step |\n"
-          "|---:|---:|---:|---:|---:|")
+    print(
+        "| n | native step | NativeSB3VecEnv step | adapter / raw | adapter cost per env-step |\n"
+        "|---:|---:|---:|---:|---:|"
+    )
     for n in (1, 8, 64, 1024):
         raw = median(lambda n=n: raw_steps_per_second(n, args.seconds, adapter=False), args.runs)
         wrapped = median(lambda n=n: raw_steps_per_second(n, args.seconds, adapter=True), args.runs)

@@ -63,8 +63,9 @@ def ours(backend: str, episode_steps: int, in_process: bool | None = None):
     net, routes = sumo_rl_files()
 
     def make():
-        env = TrafficSignalEnv(generator_kwargs={"net_file": net, "route_file": routes}, backend=backend,
-                               in_process=in_process)
+        env = TrafficSignalEnv(
+            generator_kwargs={"net_file": net, "route_file": routes}, backend=backend, in_process=in_process
+        )
         return gym.wrappers.TimeLimit(env, episode_steps)
 
     def step(env, a):
@@ -109,8 +110,15 @@ def sumo_rl(backend: str, episode_seconds: int):
 
     def make():
         return sumo_rl.SumoEnvironment(
-            net_file=net, route_file=routes, single_agent=True, use_gui=False, delta_time=5, yellow_time=2,
-            min_green=5, num_seconds=episode_seconds, sumo_warnings=False,
+            net_file=net,
+            route_file=routes,
+            single_agent=True,
+            use_gui=False,
+            delta_time=5,
+            yellow_time=2,
+            min_green=5,
+            num_seconds=episode_seconds,
+            sumo_warnings=False,
         )
 
     def step(env, a):
@@ -154,8 +162,12 @@ def main() -> None:
         # sumo-rl picks libsumo or TraCI at import time (LIBSUMO_AS_TRACI), so each backend runs in a fresh interpreter.
         import subprocess
 
-        out = subprocess.run([sys.executable, __file__, "--row", backend, str(args.runs), str(args.seconds),
-                              str(args.episode_seconds)], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, __file__, "--row", backend, str(args.runs), str(args.seconds), str(args.episode_seconds)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         mine, peer, worker = (float(x) for x in out.strip().splitlines()[-1].split())
         if backend == "libsumo":
             rows.append(("single env, libsumo in-process", mine, peer))
@@ -180,8 +192,11 @@ if __name__ == "__main__":
         in_process = True if backend == "libsumo" else None
         mine = statistics.median(timed(*ours(backend, episode // 5, in_process), acts, seconds) for _ in range(runs))
         peer = statistics.median(timed(*sumo_rl(backend, episode), acts, seconds) for _ in range(runs))
-        worker = (statistics.median(timed(*ours(backend, episode // 5, False), acts, seconds) for _ in range(runs))
-                  if backend == "libsumo" else float("nan"))
+        worker = (
+            statistics.median(timed(*ours(backend, episode // 5, False), acts, seconds) for _ in range(runs))
+            if backend == "libsumo"
+            else float("nan")
+        )
         print(mine, peer, worker)
     else:
         main()

@@ -75,12 +75,14 @@ def rows(quick: bool) -> list[tuple[str, Callable[[], Any], Callable[[], Any], i
         ),
     ]
     for n in QUICK_NATIVE_SIZES if quick else NATIVE_SIZES:
-        table.append((
-            f"ours native vector vs DST MOSyncVectorEnv, n={n}",
-            lambda n=n: gym.make_vec(OURS, n, vectorization_mode="vector_entry_point"),
-            mo_sync(DST, n),
-            n,
-        ))
+        table.append(
+            (
+                f"ours native vector vs DST MOSyncVectorEnv, n={n}",
+                lambda n=n: gym.make_vec(OURS, n, vectorization_mode="vector_entry_point"),
+                mo_sync(DST, n),
+                n,
+            )
+        )
     table.append((f"MOSyncVectorEnv both, n={SYNC_SIZE}", mo_sync(OURS, SYNC_SIZE), mo_sync(DST, SYNC_SIZE), SYNC_SIZE))
     return table
 

@@ -44,7 +44,7 @@ def cumulative_import_us(package: str) -> int:
         # "import time:      self [us] | cumulative | imported package"
         if not line.startswith("import time:"):
             continue
-        fields = line[len("import time:"):].split("|")
+        fields = line[len("import time:") :].split("|")
         if len(fields) == 3 and fields[2].strip() == package:
             return int(fields[1])
     raise RuntimeError(f"-X importtime printed no line for {package!r}:\n{done.stderr[-2000:]}")
@@ -64,7 +64,7 @@ def main() -> int:
     print(f"interpreter start-up (`python -c pass`): {baseline * 1000:.0f} ms, median of {REPEATS}")
     print()
     print(
-        "| package | version | `python -c \"import pkg\"` wall (ms) | minus start-up (ms) "
+        '| package | version | `python -c "import pkg"` wall (ms) | minus start-up (ms) '
         "| -X importtime cumulative (ms) |"
     )
     print("|---|---|---:|---:|---:|")
@@ -72,7 +72,9 @@ def main() -> int:
         try:
             version = subprocess.run(
                 [sys.executable, "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
-                check=True, capture_output=True, text=True,
+                check=True,
+                capture_output=True,
+                text=True,
             ).stdout.strip()
         except subprocess.CalledProcessError:
             print(f"| {package} | not installed | | | |")

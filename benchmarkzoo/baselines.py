@@ -15,7 +15,8 @@ from typing import Any
 def wants_observation(baseline: Any) -> bool:
     """Whether ``baseline`` is called as ``baseline(env, observation)``."""
     parameters = [
-        p for p in inspect.signature(baseline).parameters.values()
+        p
+        for p in inspect.signature(baseline).parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
     return len(parameters) >= 2

@@ -137,7 +137,7 @@ def doc_section(doc: str | None, title: str) -> str | None:
     for i, line in enumerate(lines):
         if line.strip().lower() == heading:
             body = []
-            for following in lines[i + 1:]:
+            for following in lines[i + 1 :]:
                 if following.startswith("## "):
                     break
                 body.append(following)
@@ -150,7 +150,7 @@ def _env_details(spec: registration.EnvSpec) -> dict[str, Any]:
     missing = spec.missing_extras
     if missing:
         extras = ",".join(missing)
-        return {"unavailable": f"needs the extra {extras!r}: pip install \"benchmarkzoo[{extras}]\""}
+        return {"unavailable": f'needs the extra {extras!r}: pip install "benchmarkzoo[{extras}]"'}
     history = doc_section(inspect.getdoc(spec.load_entry_point()), "Version History")
     details: dict[str, Any] = {"version_history": history}
     if spec.kind in ("single", "mo"):
@@ -201,8 +201,10 @@ def _scenario_set_summaries(spec: registration.EnvSpec) -> dict[str, Any]:
             continue
         summaries[name] = {
             "version": loaded.version,
-            "splits": {s.name: {"generator": s.generator, "kwargs": dict(s.kwargs), "size": len(s)}
-                       for s in loaded.splits.values()},
+            "splits": {
+                s.name: {"generator": s.generator, "kwargs": dict(s.kwargs), "size": len(s)}
+                for s in loaded.splits.values()
+            },
         }
     return summaries
 
@@ -231,15 +233,22 @@ def info_command(env_id: str, as_json: bool) -> None:
     table.add_row("outcome_bounds", "\n".join(bounds_text))
     console.print(table)
     if sets:
-        split_table = _table("scenario sets", "set", "version", "split", "generator", "kwargs", "scenarios",
-                             wrap=("kwargs",))
+        split_table = _table(
+            "scenario sets", "set", "version", "split", "generator", "kwargs", "scenarios", wrap=("kwargs",)
+        )
         for name, summary in sets.items():
             if "error" in summary:
                 split_table.add_row(name, "-", "-", "-", summary["error"], "-")
                 continue
             for split_name, split in summary["splits"].items():
-                split_table.add_row(name, str(summary["version"]), split_name, split["generator"],
-                                    json.dumps(split["kwargs"]), str(split["size"]))
+                split_table.add_row(
+                    name,
+                    str(summary["version"]),
+                    split_name,
+                    split["generator"],
+                    json.dumps(split["kwargs"]),
+                    str(split["size"]),
+                )
         console.print(split_table)
     history = details.get("version_history")
     console.print("Version History")
@@ -284,8 +293,9 @@ def scenarios_show(name: str, split_name: str | None, as_json: bool, num_hashes:
     splits = [loaded.split(split_name)] if split_name else list(loaded.splits.values())
     if as_json:
         data = loaded.to_dict(hashes=False)
-        data["splits"] = {s.name: {**s.to_dict(), "size": len(s), "hashes": {str(k): v for k, v in s.hashes.items()}}
-                          for s in splits}
+        data["splits"] = {
+            s.name: {**s.to_dict(), "size": len(s), "hashes": {str(k): v for k, v in s.hashes.items()}} for s in splits
+        }
         data["path"] = str(loaded.path)
         _echo_json(data)
         return
@@ -452,8 +462,9 @@ def summarize(outcome: dict[str, Any]) -> dict[str, Any]:
 
 @cli.command("rollout")
 @click.option("--episodes", "-n", default=5, show_default=True, type=click.IntRange(min=1), help="Episodes per env.")
-@click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(min=0),
-              help="Episode k is seeded with SEED + k.")
+@click.option(
+    "--seed", "-s", default=0, show_default=True, type=click.IntRange(min=0), help="Episode k is seeded with SEED + k."
+)
 @click.option("--id", "env_ids", multiple=True, help="Only this env (repeatable). Default: every registered env.")
 @click.option("--family", type=click.Choice(registration.FAMILIES), help="Only envs of this family.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON results instead of a table.")
@@ -470,7 +481,7 @@ def rollout_command(episodes: int, seed: int, env_ids: tuple[str, ...], family: 
         row: dict[str, Any] = {"id": spec.id}
         if spec.missing_extras:
             extras = ",".join(spec.missing_extras)
-            row.update(status="skipped", reason=f"needs extra {extras!r}: pip install \"benchmarkzoo[{extras}]\"")
+            row.update(status="skipped", reason=f'needs extra {extras!r}: pip install "benchmarkzoo[{extras}]"')
         elif spec.baseline is None:
             row.update(status="skipped", reason="no baseline policy registered")
         else:
@@ -483,15 +494,30 @@ def rollout_command(episodes: int, seed: int, env_ids: tuple[str, ...], family: 
         _echo_json(rows)
     else:
         console = _console()
-        table = _table(f"baseline rollouts: {episodes} episodes, seeds {seed}..{seed + episodes - 1}",
-                       "id", "status", "return", "min", "max", "length", "success")
+        table = _table(
+            f"baseline rollouts: {episodes} episodes, seeds {seed}..{seed + episodes - 1}",
+            "id",
+            "status",
+            "return",
+            "min",
+            "max",
+            "length",
+            "success",
+        )
         for row in rows:
             if row["status"] != "ok":
                 table.add_row(row["id"], row["status"], "", "", "", "", "")
                 continue
             rate = "-" if row["success_rate"] is None else f"{row['success_rate']:.2f}"
-            table.add_row(row["id"], "ok", _fmt(row["mean_return"]), _fmt(row["min_return"]),
-                          _fmt(row["max_return"]), f"{row['mean_length']:.1f}", rate)
+            table.add_row(
+                row["id"],
+                "ok",
+                _fmt(row["mean_return"]),
+                _fmt(row["min_return"]),
+                _fmt(row["max_return"]),
+                f"{row['mean_length']:.1f}",
+                rate,
+            )
         console.print(table)
         console.print("return: mean episode return; length: mean episode length; success: rate of info['is_success'].")
         for row in rows:  # reasons below the table: they are long and would squeeze the numbers

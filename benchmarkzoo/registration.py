@@ -155,17 +155,28 @@ def register(
     if id in _ENVS:
         raise ValueError(f"{id!r} is already registered; bump its version instead of re-registering.")
     spec = EnvSpec(
-        id=id, kind=kind, family=family, entry_point=entry_point, vector_entry_point=vector_entry_point,
-        max_episode_steps=max_episode_steps, kwargs=dict(kwargs or {}), extras=tuple(extras),
-        description=description, baseline=baseline, scenario_sets=tuple(scenario_sets),
+        id=id,
+        kind=kind,
+        family=family,
+        entry_point=entry_point,
+        vector_entry_point=vector_entry_point,
+        max_episode_steps=max_episode_steps,
+        kwargs=dict(kwargs or {}),
+        extras=tuple(extras),
+        description=description,
+        baseline=baseline,
+        scenario_sets=tuple(scenario_sets),
         outcome_bounds=outcome_bounds,
     )
     json.dumps(spec.kwargs)  # specs must serialize: name generators by string, never pass instances
     _ENVS[id] = spec
     if kind in ("single", "mo"):
         gym.register(
-            id=id, entry_point=entry_point, vector_entry_point=vector_entry_point,
-            max_episode_steps=max_episode_steps, kwargs=spec.kwargs,
+            id=id,
+            entry_point=entry_point,
+            vector_entry_point=vector_entry_point,
+            max_episode_steps=max_episode_steps,
+            kwargs=spec.kwargs,
         )
     else:
         from pettingzoo.env_registry import registration as pz  # loaded only once a parallel env exists
@@ -205,7 +216,8 @@ def list_envs(kind: str | None = None, family: str | None = None) -> list[EnvSpe
     if family is not None and family not in FAMILIES:
         raise ValueError(f"family must be one of {FAMILIES} or None; got {family!r}.")
     return [
-        s for _, s in sorted(_ENVS.items())
+        s
+        for _, s in sorted(_ENVS.items())
         if (kind is None or s.kind == kind) and (family is None or s.family == family)
     ]
 

@@ -143,9 +143,7 @@ class ScenarioSet:
     def split(self, name: str) -> Split:
         """The split called ``name``; an unknown name raises :class:`ScenarioSetError` listing the others."""
         if name not in self.splits:
-            raise ScenarioSetError(
-                f"Scenario set {self.name!r} has splits {', '.join(self.splits)}; got {name!r}."
-            )
+            raise ScenarioSetError(f"Scenario set {self.name!r} has splits {', '.join(self.splits)}; got {name!r}.")
         return self.splits[name]
 
     @property
@@ -297,8 +295,12 @@ class _Checker:
             raise self.fail(f"{key} keys", f"among {', '.join(keys)}", unknown, "Remove or rename the unknown keys.")
         missing = [k for k, required in keys.items() if required and k not in value]
         if missing:
-            raise self.fail(key, f"a mapping with keys {', '.join(k for k, r in keys.items() if r)}", value,
-                            f"Add {', '.join(missing)}.")
+            raise self.fail(
+                key,
+                f"a mapping with keys {', '.join(k for k, r in keys.items() if r)}",
+                value,
+                f"Add {', '.join(missing)}.",
+            )
         return value
 
     def integer(self, key: str, value: Any, low: int) -> int:
@@ -329,8 +331,12 @@ def parse_set(data: Any, path: Path | None = None, expected_name: str | None = N
     if not _NAME_PATTERN.match(name):
         raise check.fail("name", "'<family>/<name>' in lowercase, e.g. 'gridworld/maze'", name)
     if expected_name is not None and name != expected_name:
-        raise check.fail("name", f"{expected_name!r} (the file's path under the scenarios root)", name,
-                         "Rename the file or fix the name.")
+        raise check.fail(
+            "name",
+            f"{expected_name!r} (the file's path under the scenarios root)",
+            name,
+            "Rename the file or fix the name.",
+        )
     version = check.integer("version", top["version"], 0)
     env = check.string("env", top["env"])
     try:
@@ -341,19 +347,28 @@ def parse_set(data: Any, path: Path | None = None, expected_name: str | None = N
 
     raw_splits = top["splits"]
     if not isinstance(raw_splits, dict):
-        raise check.fail("splits", f"a mapping from split name to split, with at least {', '.join(REQUIRED_SPLITS)}",
-                         raw_splits)
+        raise check.fail(
+            "splits", f"a mapping from split name to split, with at least {', '.join(REQUIRED_SPLITS)}", raw_splits
+        )
     missing = [s for s in REQUIRED_SPLITS if s not in raw_splits]
     if missing:
-        raise check.fail("splits", f"a mapping with the splits {', '.join(REQUIRED_SPLITS)}", list(raw_splits),
-                         f"Add {', '.join(missing)}.")
+        raise check.fail(
+            "splits",
+            f"a mapping with the splits {', '.join(REQUIRED_SPLITS)}",
+            list(raw_splits),
+            f"Add {', '.join(missing)}.",
+        )
     raw_hashes = top.get("hashes") or {}
     if not isinstance(raw_hashes, dict):
         raise check.fail("hashes", "a mapping from split name to {seed: sha256}", raw_hashes)
     unknown = [s for s in raw_hashes if s not in raw_splits]
     if unknown:
-        raise check.fail("hashes keys", f"split names ({', '.join(map(str, raw_splits))})", unknown,
-                         "Re-run `benchmarkzoo scenarios record` to rewrite the hashes.")
+        raise check.fail(
+            "hashes keys",
+            f"split names ({', '.join(map(str, raw_splits))})",
+            unknown,
+            "Re-run `benchmarkzoo scenarios record` to rewrite the hashes.",
+        )
 
     # Required splits first, then extra tiers in file order: output and iteration are stable.
     order = [*REQUIRED_SPLITS, *(s for s in raw_splits if s not in REQUIRED_SPLITS)]
@@ -369,8 +384,9 @@ def _parse_split(check: _Checker, name: Any, raw: Any, raw_hashes: Any) -> Split
     raw = check.mapping(key, raw, _SPLIT_KEYS)
     generator = check.string(f"{key}.generator", raw["generator"])
     if generator not in registration.list_generators():
-        raise check.fail(f"{key}.generator", f"a registered generator ({', '.join(registration.list_generators())})",
-                         generator)
+        raise check.fail(
+            f"{key}.generator", f"a registered generator ({', '.join(registration.list_generators())})", generator
+        )
     kwargs = raw.get("kwargs") or {}
     if not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
         raise check.fail(f"{key}.kwargs", "a mapping of keyword arguments", kwargs)
@@ -381,8 +397,13 @@ def _parse_split(check: _Checker, name: Any, raw: Any, raw_hashes: Any) -> Split
     seeds = check.mapping(f"{key}.seeds", raw["seeds"], _SEED_KEYS)
     start = check.integer(f"{key}.seeds.start", seeds["start"], 0)
     stop = check.integer(f"{key}.seeds.stop", seeds["stop"], start + 1)
-    return Split(name, generator, MappingProxyType(dict(kwargs)), range(start, stop),
-                 MappingProxyType(_parse_hashes(check, f"hashes.{name}", raw_hashes)))
+    return Split(
+        name,
+        generator,
+        MappingProxyType(dict(kwargs)),
+        range(start, stop),
+        MappingProxyType(_parse_hashes(check, f"hashes.{name}", raw_hashes)),
+    )
 
 
 def _parse_hashes(check: _Checker, key: str, raw: Any) -> dict[int, str]:
@@ -394,8 +415,12 @@ def _parse_hashes(check: _Checker, key: str, raw: Any) -> dict[int, str]:
     for seed, digest in raw.items():
         check.integer(f"{key} seed", seed, 0)
         if not isinstance(digest, str) or not _HASH_PATTERN.match(digest):
-            raise check.fail(f"{key}.{seed}", "a sha256 hex digest (64 lowercase hex characters)", digest,
-                             "Re-run `benchmarkzoo scenarios record` to rewrite the hashes.")
+            raise check.fail(
+                f"{key}.{seed}",
+                "a sha256 hex digest (64 lowercase hex characters)",
+                digest,
+                "Re-run `benchmarkzoo scenarios record` to rewrite the hashes.",
+            )
         hashes[seed] = digest
     return dict(sorted(hashes.items()))
 
@@ -404,11 +429,12 @@ def _check_disjoint(check: _Checker, splits: dict[str, Split]) -> None:
     """Refuse overlapping seed ranges: a seed in two splits would leak test scenarios into training."""
     items = list(splits.values())
     for i, a in enumerate(items):
-        for b in items[i + 1:]:
+        for b in items[i + 1 :]:
             if a.seeds.start < b.seeds.stop and b.seeds.start < a.seeds.stop:
                 raise check.fail(
-                    f"splits.{b.name}.seeds", f"disjoint from splits.{a.name}.seeds "
-                    f"({a.seeds.start}..{a.seeds.stop - 1})", {"start": b.seeds.start, "stop": b.seeds.stop},
+                    f"splits.{b.name}.seeds",
+                    f"disjoint from splits.{a.name}.seeds ({a.seeds.start}..{a.seeds.stop - 1})",
+                    {"start": b.seeds.start, "stop": b.seeds.stop},
                     "Move one range so no seed is in two splits.",
                 )
 
@@ -491,5 +517,3 @@ def dump_set(scenario_set: ScenarioSet) -> str:
     body = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=10_000, allow_unicode=True)
     hashes = {"hashes": {name: dict(split.hashes) for name, split in scenario_set.splits.items()}}
     return _HEADER + body + yaml.safe_dump(hashes, sort_keys=False, default_flow_style=False)
-
-

@@ -25,8 +25,9 @@ def test_empty_range_contains_nothing():
 def test_episode_range_is_length_times_step_plus_once_within_total():
     maze = Objective("return", step=Range(-0.01, -0.01), once=Range(0.0, 1.01))
     assert maze.episode(1) == Range(-0.01, 1.0)
-    assert all(math.isclose(a, b) for a, b in zip(
-        (maze.episode(50).low, maze.episode(50).high), (-0.5, 0.51), strict=True))
+    assert all(
+        math.isclose(a, b) for a, b in zip((maze.episode(50).low, maze.episode(50).high), (-0.5, 0.51), strict=True)
+    )
     capped = Objective("return", step=Range(0.0, 20.0), total=Range(0.0, 20.0))
     assert capped.episode(100) == Range(0.0, 20.0)
     assert Objective("x", step=Range(1.0, 1.0), total=Range(-5.0, 0.0)).episode(3).contains(0.0) is False
@@ -39,7 +40,10 @@ def test_constructor_kwargs_reads_the_defaults_declared_once():
         return None
 
     assert constructor_kwargs(env, {"goal_reward": 2.0}) == {
-        "generator": "maze/dfs", "step_reward": -0.01, "goal_reward": 2.0, "render_mode": None,
+        "generator": "maze/dfs",
+        "step_reward": -0.01,
+        "goal_reward": 2.0,
+        "render_mode": None,
     }
 
 

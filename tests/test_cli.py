@@ -154,8 +154,11 @@ def test_scenarios_verify_catches_a_generator_change(run, monkeypatch):
     monkeypatch.setattr(maze_generator, "dfs_maze", flip_large_mazes(maze_generator.dfs_maze))
     result = run("scenarios", "verify", "gridworld/maze", "gridworld/maze-obstacles")
     assert result.exit_code == 1
-    rows = {tuple(cell.strip() for cell in line.split("│")[1:3]): line
-            for line in result.stdout.splitlines() if line.count("│") >= 4}
+    rows = {
+        tuple(cell.strip() for cell in line.split("│")[1:3]): line
+        for line in result.stdout.splitlines()
+        if line.count("│") >= 4
+    }
     assert "FAIL (100 mismatches)" in rows["gridworld/maze", "ood"]
     assert "OK" in rows["gridworld/maze", "train"] and "OK" in rows["gridworld/maze", "test"]
     assert all("OK" in rows["gridworld/maze-obstacles", split] for split in ("train", "test", "ood"))
@@ -233,8 +236,9 @@ def test_rollout_skips_missing_extras_and_fails_on_errors(run, monkeypatch):
 
 
 def test_python_dash_m_runs_the_cli():
-    done = subprocess.run([sys.executable, "-m", "benchmarkzoo", "list", "--json"], capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarkzoo", "list", "--json"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert MAZE in [d["id"] for d in json.loads(done.stdout)]
 

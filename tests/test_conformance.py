@@ -103,8 +103,12 @@ def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
             return
         steps, kwargs = short_episodes(env_spec)
         summary = check_parallel_vector_matches_single(
-            env_spec.id, num_envs=2 if steps else worlds_for(env_spec, 6), steps=steps or steps_for(env_spec, 400),
-            seed=0, autoreset_mode=mode, **kwargs,
+            env_spec.id,
+            num_envs=2 if steps else worlds_for(env_spec, 6),
+            steps=steps or steps_for(env_spec, 400),
+            seed=0,
+            autoreset_mode=mode,
+            **kwargs,
         )
         assert summary["episodes_ended"] > 0, "the rollout never ended an episode, so autoreset went untested"
         return
@@ -119,7 +123,11 @@ def test_native_vector_matches_sync(env_spec: EnvSpec, mode: AutoresetMode):
 def test_native_vector_matches_async(env_spec: EnvSpec):
     require_extras(env_spec)
     summary = check_vector_matches_single(
-        env_spec.id, num_envs=4, steps=steps_for(env_spec, 300), seed=3, autoreset_mode=AutoresetMode.SAME_STEP,
+        env_spec.id,
+        num_envs=4,
+        steps=steps_for(env_spec, 300),
+        seed=3,
+        autoreset_mode=AutoresetMode.SAME_STEP,
         backends=("async",),
     )
     assert summary["episodes_ended"] > 0

@@ -167,8 +167,9 @@ def test_checkers_and_autoreset_still_pass():
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     sb3_checker.check_env(benchmarkzoo.make("benchmarkzoo/Maze-v0").unwrapped, warn=False)
     for mode in gym.vector.AutoresetMode:  # motors off: the quadrotor falls and crashes (terminated) in ~60 steps
-        vec = gym.make_vec("benchmarkzoo/Quadrotor-v0", 2, vectorization_mode="sync",
-                           vector_kwargs={"autoreset_mode": mode})
+        vec = gym.make_vec(
+            "benchmarkzoo/Quadrotor-v0", 2, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}
+        )
         vec.reset(seed=0)
         ended = 0
         for _ in range(150):

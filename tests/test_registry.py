@@ -53,7 +53,8 @@ def test_list_envs_filters():
     assert "benchmarkzoo/Maze-v0" in gridworld and gridworld == sorted(gridworld)
     assert all(s.family == "gridworld" for s in benchmarkzoo.list_envs(family="gridworld"))
     assert [s.id for s in benchmarkzoo.list_envs(kind="single", family="gridworld")] == [
-        "benchmarkzoo/Maze-v0", "benchmarkzoo/MazeKeys-v0"
+        "benchmarkzoo/Maze-v0",
+        "benchmarkzoo/MazeKeys-v0",
     ]
     assert all(s.kind == "single" for s in benchmarkzoo.list_envs(kind="single"))
     with pytest.raises(ValueError, match="kind must be one of"):
@@ -64,8 +65,9 @@ def test_register_refuses_bad_ids_and_duplicates():
     with pytest.raises(ValueError, match="Env ids look like 'benchmarkzoo/Name-v0'"):
         benchmarkzoo.register("benchmarkzoo/maze", kind="single", family="gridworld", entry_point="x:y", description="")
     with pytest.raises(ValueError, match="already registered; bump its version"):
-        benchmarkzoo.register("benchmarkzoo/Maze-v0", kind="single", family="gridworld", entry_point="x:y",
-                              description="")
+        benchmarkzoo.register(
+            "benchmarkzoo/Maze-v0", kind="single", family="gridworld", entry_point="x:y", description=""
+        )
 
 
 @pytest.fixture
@@ -73,16 +75,26 @@ def toy_parallel(monkeypatch):
     """A parallel spec in the registry for one test only (not via register(): no PettingZoo side effects)."""
     monkeypatch.syspath_prepend(str(Path(__file__).parent / "testing"))
     toy = EnvSpec(
-        id=TOY, kind="parallel", family="multiagent", entry_point="toy_envs:LineParallelEnv",
-        vector_entry_point=None, max_episode_steps=12, kwargs={"num_agents": 2}, extras=(), description="toy",
+        id=TOY,
+        kind="parallel",
+        family="multiagent",
+        entry_point="toy_envs:LineParallelEnv",
+        vector_entry_point=None,
+        max_episode_steps=12,
+        kwargs={"num_agents": 2},
+        extras=(),
+        description="toy",
     )
     monkeypatch.setitem(registration._ENVS, TOY, toy)
     return toy
 
 
 def test_make_of_a_parallel_id_points_to_make_parallel(toy_parallel):
-    with pytest.raises(TypeError, match=r"ToyLine-v0 is a 'parallel' env; make makes single/mo envs\. "
-                                        r"Use make_parallel / make_aec"):
+    with pytest.raises(
+        TypeError,
+        match=r"ToyLine-v0 is a 'parallel' env; make makes single/mo envs\. "
+        r"Use make_parallel / make_aec",
+    ):
         benchmarkzoo.make(TOY)
     with pytest.raises(TypeError, match="Use make / make_vec"):
         benchmarkzoo.make_parallel("benchmarkzoo/Maze-v0")
@@ -106,8 +118,9 @@ def test_spec_json_round_trips(env_spec):
     assert data["native_vector"] is env_spec.has_native_vector
     assert data["extras"] == list(env_spec.extras)
     assert json.dumps(data, sort_keys=True) == env_spec.to_json()
-    rebuilt = EnvSpec(**{k: tuple(v) if k in ("extras", "scenario_sets") else v
-                         for k, v in data.items() if k != "native_vector"})
+    rebuilt = EnvSpec(
+        **{k: tuple(v) if k in ("extras", "scenario_sets") else v for k, v in data.items() if k != "native_vector"}
+    )
     assert rebuilt == env_spec
 
 
@@ -124,15 +137,21 @@ def test_gymnasium_spec_json(env_spec):
 @pytest.fixture
 def hide_pygame(monkeypatch):
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(extras.importlib.util, "find_spec",
-                        lambda name, *a, **k: None if name == "pygame" else real_find_spec(name, *a, **k))
+    monkeypatch.setattr(
+        extras.importlib.util,
+        "find_spec",
+        lambda name, *a, **k: None if name == "pygame" else real_find_spec(name, *a, **k),
+    )
     monkeypatch.setitem(sys.modules, "pygame", None)  # a later `import pygame` fails as if not installed
 
 
 def test_missing_render_extra_is_named(hide_pygame):
     assert extras.missing_modules("render") == ["pygame"] and not extras.available("render")
-    with pytest.raises(MissingExtraError, match=r'Maze rendering needs the Python module .pygame.*'
-                                                r'pip install "benchmarkzoo\[render\]"'):
+    with pytest.raises(
+        MissingExtraError,
+        match=r"Maze rendering needs the Python module .pygame.*"
+        r'pip install "benchmarkzoo\[render\]"',
+    ):
         extras.require("pygame", "render", "Maze rendering")
     env = benchmarkzoo.make("benchmarkzoo/Maze-v0", render_mode="rgb_array")
     env.reset(seed=0)
@@ -143,9 +162,15 @@ def test_missing_render_extra_is_named(hide_pygame):
 
 def test_missing_extra_blocks_make(hide_pygame, monkeypatch):
     needs_render = EnvSpec(
-        id="benchmarkzoo/NeedsRender-v0", kind="single", family="gridworld",
-        entry_point="benchmarkzoo.envs.gridworld.maze.env:MazeEnv", vector_entry_point=None,
-        max_episode_steps=None, kwargs={}, extras=("render",), description="test",
+        id="benchmarkzoo/NeedsRender-v0",
+        kind="single",
+        family="gridworld",
+        entry_point="benchmarkzoo.envs.gridworld.maze.env:MazeEnv",
+        vector_entry_point=None,
+        max_episode_steps=None,
+        kwargs={},
+        extras=("render",),
+        description="test",
     )
     monkeypatch.setitem(registration._ENVS, needs_render.id, needs_render)
     assert needs_render.missing_extras == ["render"]
@@ -164,9 +189,6 @@ HEAVY = ("torch", "ray", "pybullet", "sumo_rl", "libsumo", "traci", "pygame", "m
 
 
 def test_import_is_light():
-    code = (
-        "import sys, benchmarkzoo, benchmarkzoo.testing; "
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
-    )
+    code = f"import sys, benchmarkzoo, benchmarkzoo.testing; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert result.stdout.strip() == "", f"import benchmarkzoo loaded {result.stdout.strip()}"

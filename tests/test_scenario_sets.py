@@ -37,8 +37,11 @@ def valid_data(name: str = "gridworld/tiny") -> dict:
         "splits": {
             "train": {**split, "seeds": {"start": 0, "stop": 5}},
             "test": {**split, "seeds": {"start": 10, "stop": 13}},
-            "ood": {**split, "kwargs": {"height": 9, "width": 9, "min_goal_distance": 3},
-                    "seeds": {"start": 20, "stop": 22}},
+            "ood": {
+                **split,
+                "kwargs": {"height": 9, "width": 9, "min_goal_distance": 3},
+                "seeds": {"start": 20, "stop": 22},
+            },
         },
     }
 
@@ -188,32 +191,54 @@ def mutate(data: dict, path: str, value) -> dict:
 DELETE = object()
 
 BAD_FILES = [
-    ("extra top-level key", "colour", "blue",
-     r"the document keys must be among name, .*; got \['colour'\]"),
-    ("extra split key", "splits.train.seed", 3,
-     r"splits\.train keys must be among generator, kwargs, seeds; got \['seed'\]"),
-    ("missing ood", "splits.ood", DELETE,
-     r"splits must be a mapping with the splits train, test, ood; .* Add ood"),
-    ("unknown generator", "splits.test.generator", "maze/prim",
-     r"splits\.test\.generator must be a registered generator \(.*maze/dfs.*\); got 'maze/prim'"),
-    ("bad generator kwarg", "splits.train.kwargs.height", 8,
-     r"splits\.train\.kwargs must be valid arguments of 'maze/dfs'.*odd"),
-    ("overlapping seeds", "splits.test.seeds", {"start": 3, "stop": 12},
-     r"splits\.test\.seeds must be disjoint from splits\.train\.seeds \(0\.\.4\)"),
-    ("empty seed range", "splits.ood.seeds", {"start": 20, "stop": 20},
-     r"splits\.ood\.seeds\.stop must be an integer >= 21; got 20"),
-    ("negative seed", "splits.ood.seeds", {"start": -1, "stop": 2},
-     r"splits\.ood\.seeds\.start must be an integer >= 0"),
-    ("unknown env", "env", "benchmarkzoo/Maze-v9",
-     r"env must be a registered env id; got 'benchmarkzoo/Maze-v9'.*Did you mean"),
-    ("name not the path", "name", "gridworld/other",
-     r"name must be 'gridworld/tiny' \(the file's path"),
-    ("bool version", "version", True,
-     r"version must be an integer >= 0; got True"),
-    ("hashes of an unknown split", "hashes", {"valid": {0: "0" * 64}},
-     r"hashes keys must be split names"),
-    ("malformed hash", "hashes", {"train": {0: "abc"}},
-     r"hashes\.train\.0 must be a sha256 hex digest"),
+    ("extra top-level key", "colour", "blue", r"the document keys must be among name, .*; got \['colour'\]"),
+    (
+        "extra split key",
+        "splits.train.seed",
+        3,
+        r"splits\.train keys must be among generator, kwargs, seeds; got \['seed'\]",
+    ),
+    ("missing ood", "splits.ood", DELETE, r"splits must be a mapping with the splits train, test, ood; .* Add ood"),
+    (
+        "unknown generator",
+        "splits.test.generator",
+        "maze/prim",
+        r"splits\.test\.generator must be a registered generator \(.*maze/dfs.*\); got 'maze/prim'",
+    ),
+    (
+        "bad generator kwarg",
+        "splits.train.kwargs.height",
+        8,
+        r"splits\.train\.kwargs must be valid arguments of 'maze/dfs'.*odd",
+    ),
+    (
+        "overlapping seeds",
+        "splits.test.seeds",
+        {"start": 3, "stop": 12},
+        r"splits\.test\.seeds must be disjoint from splits\.train\.seeds \(0\.\.4\)",
+    ),
+    (
+        "empty seed range",
+        "splits.ood.seeds",
+        {"start": 20, "stop": 20},
+        r"splits\.ood\.seeds\.stop must be an integer >= 21; got 20",
+    ),
+    (
+        "negative seed",
+        "splits.ood.seeds",
+        {"start": -1, "stop": 2},
+        r"splits\.ood\.seeds\.start must be an integer >= 0",
+    ),
+    (
+        "unknown env",
+        "env",
+        "benchmarkzoo/Maze-v9",
+        r"env must be a registered env id; got 'benchmarkzoo/Maze-v9'.*Did you mean",
+    ),
+    ("name not the path", "name", "gridworld/other", r"name must be 'gridworld/tiny' \(the file's path"),
+    ("bool version", "version", True, r"version must be an integer >= 0; got True"),
+    ("hashes of an unknown split", "hashes", {"valid": {0: "0" * 64}}, r"hashes keys must be split names"),
+    ("malformed hash", "hashes", {"train": {0: "abc"}}, r"hashes\.train\.0 must be a sha256 hex digest"),
 ]
 
 
@@ -267,9 +292,9 @@ def test_changed_missing_and_extra_seeds_are_mismatches_and_record_bumps(root):
     write(root, valid_data())
     scenario_sets.record("gridworld/tiny")
     data = yaml.safe_load((root / "gridworld/tiny.yaml").read_text())
-    data["hashes"]["train"][1] = "0" * 64          # changed
-    del data["hashes"]["test"][11]                  # missing
-    data["hashes"]["ood"][99] = "f" * 64            # recorded, but outside the split
+    data["hashes"]["train"][1] = "0" * 64  # changed
+    del data["hashes"]["test"][11]  # missing
+    data["hashes"]["ood"][99] = "f" * 64  # recorded, but outside the split
     write(root, data)
     mismatches = scenario_sets.verify(scenario_sets.load_set("gridworld/tiny"))
     found = {(m.split, m.seed): m for m in mismatches}

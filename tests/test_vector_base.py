@@ -108,8 +108,9 @@ def test_reset_mask_only_touches_masked_worlds():
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=[m.value for m in AutoresetMode])
 @pytest.mark.parametrize("as_string", [False, True], ids=["enum", "str"])
 def test_metadata_autoreset_mode(mode, as_string):
-    vec = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="vector_entry_point",
-                       autoreset_mode=mode.value if as_string else mode)
+    vec = gym.make_vec(
+        ENV_ID, num_envs=2, vectorization_mode="vector_entry_point", autoreset_mode=mode.value if as_string else mode
+    )
     assert vec.metadata["autoreset_mode"] is mode
     assert MazeVectorEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP  # the class default is untouched
     assert vec.metadata["render_modes"] == ["rgb_array"]

@@ -23,7 +23,6 @@ SMALL = {
 }
 
 
-
 def compare_world(i, t, vec_out, par_out, vec, par, par_agents_before):
     """World ``i`` of the vector outputs against the ParallelEnv's dicts, exactly."""
     obs, rewards, terminations, truncations, infos = vec_out

@@ -86,9 +86,14 @@ def export_module(module: Any, observation_space: spaces.Space, out: str | Path,
     module = module.eval()  # forward(*tensors): torch.export sees one varargs argument, hence the nesting below
     with torch.no_grad():
         program = torch.onnx.export(
-            module, examples, output_names=["action"],
-            dynamic_shapes=(tuple({0: batch} for _ in inputs),), opset_version=OPSET, dynamo=True,
-            external_data=False, verbose=False,
+            module,
+            examples,
+            output_names=["action"],
+            dynamic_shapes=(tuple({0: batch} for _ in inputs),),
+            opset_version=OPSET,
+            dynamo=True,
+            external_data=False,
+            verbose=False,
         )
     _name_inputs(program.model, [name for name, _ in inputs])
     model = program.model_proto
@@ -158,6 +163,7 @@ def _sb3_actor(model: Any, torch: Any) -> Any:
 
         return Actor()
     if isinstance(model, sb3.DQN):
+
         class QValues(torch.nn.Module):
             def __init__(self):
                 super().__init__()

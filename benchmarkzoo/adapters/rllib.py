@@ -276,8 +276,15 @@ def ppo_config(
         .env_runners(**runners)
         .learners(num_learners=0)
         .training(
-            lr=1e-3, gamma=0.99, lambda_=0.95, train_batch_size_per_learner=2000, minibatch_size=250,
-            num_epochs=10, entropy_coeff=0.01, vf_loss_coeff=0.5, clip_param=0.2,
+            lr=1e-3,
+            gamma=0.99,
+            lambda_=0.95,
+            train_batch_size_per_learner=2000,
+            minibatch_size=250,
+            num_epochs=10,
+            entropy_coeff=0.01,
+            vf_loss_coeff=0.5,
+            clip_param=0.2,
         )
         .rl_module(model_config=DefaultModelConfig(fcnet_hiddens=list(hidden), fcnet_activation="tanh"))
         .debugging(seed=seed)

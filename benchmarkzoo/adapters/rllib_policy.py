@@ -166,7 +166,7 @@ def _reshape(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
 
 def load_rllib_policy(target: str) -> RLlibPolicy:
     """``load_policy``'s hook: ``"rllib:path/to/checkpoint"`` (``"...#module_id"`` picks a module)."""
-    path = target[len(PREFIX):] if target.startswith(PREFIX) else target
+    path = target[len(PREFIX) :] if target.startswith(PREFIX) else target
     path, _, module_id = path.partition("#")
     if not path:
         raise PolicyError("The rllib policy needs a checkpoint folder: --policy rllib:path/to/checkpoint.")

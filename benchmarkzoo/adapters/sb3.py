@@ -310,8 +310,11 @@ class NativeSB3VecEnv(VecEnv):
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         if self.render_mode != "rgb_array":
-            warnings.warn(f"render_mode is {self.render_mode!r}; make the env with env_kwargs={{'render_mode': "
-                          "'rgb_array'}} to get images.", stacklevel=2)
+            warnings.warn(
+                f"render_mode is {self.render_mode!r}; make the env with env_kwargs={{'render_mode': "
+                "'rgb_array'}} to get images.",
+                stacklevel=2,
+            )
             return [None] * self.num_envs
         return list(self.native.render())
 
@@ -390,8 +393,12 @@ def make_vec_env(
         raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
     env_kwargs = dict(env_kwargs or {})
     metadata = {
-        "env_id": spec.id, "kind": spec.kind, "env_kwargs": env_kwargs, "backend": backend,
-        "scalarize": None, "parameter_sharing": spec.kind in ("parallel", "moma"),
+        "env_id": spec.id,
+        "kind": spec.kind,
+        "env_kwargs": env_kwargs,
+        "backend": backend,
+        "scalarize": None,
+        "parameter_sharing": spec.kind in ("parallel", "moma"),
     }
     if spec.kind in ("parallel", "moma"):
         if backend != "native":
@@ -403,7 +410,10 @@ def make_vec_env(
         if not spec.has_native_vector:
             raise ValueError(f"{spec.id} has no native vector form; use backend='dummy' or 'subproc'.")
         native = registration.make_vec(
-            spec.id, num_envs, vectorization_mode="vector_entry_point", autoreset_mode=AutoresetMode.SAME_STEP,
+            spec.id,
+            num_envs,
+            vectorization_mode="vector_entry_point",
+            autoreset_mode=AutoresetMode.SAME_STEP,
             **env_kwargs,
         )
         weights = check_weights(spec, getattr(native, "reward_space", None), scalarize)

@@ -158,7 +158,7 @@ def _reshape(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
 
 def load_sb3_policy(target: str) -> SB3Policy:
     """``load_policy``'s hook: ``"sb3:path/to/model.zip"`` -> :class:`SB3Policy`."""
-    path = target[len(PREFIX):] if target.startswith(PREFIX) else target
+    path = target[len(PREFIX) :] if target.startswith(PREFIX) else target
     if not path:
         raise PolicyError("The sb3 policy needs a path: --policy sb3:path/to/model.zip.")
     return SB3Policy(path)

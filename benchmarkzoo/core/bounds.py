@@ -96,8 +96,12 @@ class Objective:
         return (self.step.scaled(length) + self.once).intersect(self.total)  # empty: no such episode exists
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "step": self.step.to_json(), "once": self.once.to_json(),
-                "total": self.total.to_json()}
+        return {
+            "name": self.name,
+            "step": self.step.to_json(),
+            "once": self.once.to_json(),
+            "total": self.total.to_json(),
+        }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,7 +208,8 @@ def constructor_kwargs(entry_point: Callable[..., Any], kwargs: Mapping[str, Any
     """``kwargs`` completed with the constructor defaults of ``entry_point`` (defaults are declared once,
     on the env's constructor; bounds read them from there)."""
     merged = {
-        name: p.default for name, p in inspect.signature(entry_point).parameters.items()
+        name: p.default
+        for name, p in inspect.signature(entry_point).parameters.items()
         if p.default is not inspect.Parameter.empty
     }
     merged.update(kwargs)

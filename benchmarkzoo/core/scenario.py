@@ -79,9 +79,7 @@ class Scenario:
         names = {f.name for f in dataclasses.fields(cls)}
         given = set(data.get("fields", {}))
         if names != given:
-            raise ScenarioError(
-                f"{cls.__name__} has fields {sorted(names)}; the data has {sorted(given)}."
-            )
+            raise ScenarioError(f"{cls.__name__} has fields {sorted(names)}; the data has {sorted(given)}.")
         return cls(**{k: _decode(v, None) for k, v in data["fields"].items()})
 
     def to_json(self) -> str:

@@ -134,7 +134,8 @@ def check_box_batch(env_id: str, actions: Any, low: float, high: float, shape: t
         bad = ~((arr >= low) & (arr <= high))
         world = int(np.flatnonzero(bad.any(axis=tuple(range(1, arr.ndim))))[0])
         hint = (
-            "The action contains NaN: check your policy's output." if np.isnan(arr[world]).any()
+            "The action contains NaN: check your policy's output."
+            if np.isnan(arr[world]).any()
             else "Clip or rescale in your policy, or wrap the env with gymnasium.wrappers.vector.ClipAction."
         )
         raise InvalidActionError(

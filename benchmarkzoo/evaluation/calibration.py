@@ -112,10 +112,12 @@ def _play(task: Task, policy: str, num_envs: int, seed: int) -> PolicyEpisodes:
         raise CalibrationError(f"Calibrating task {task.id} with {policy} failed: {result.error}")
     episodes = result.episodes
     return PolicyEpisodes(
-        seeds=tuple(e.seed for e in episodes), scenario_seeds=tuple(e.scenario_seed for e in episodes),
+        seeds=tuple(e.seed for e in episodes),
+        scenario_seeds=tuple(e.scenario_seed for e in episodes),
         scenario_hashes=tuple(e.scenario_hash for e in episodes),
         scores=tuple(float(s) for s in episode_scores(episodes, task.score)),
-        steps=result.steps, wall_time_s=time.perf_counter() - started,
+        steps=result.steps,
+        wall_time_s=time.perf_counter() - started,
     )
 
 
@@ -135,8 +137,11 @@ def _select(suite: Suite, task_ids: Sequence[str] | None) -> list[Task]:
 
 
 def calibrate(
-    name_or_path: str | Path, num_envs: int = 16, seed: int = CALIBRATION_SEED,
-    task_ids: Sequence[str] | None = None, on_task: Callable[[Task, TaskCalibration], None] | None = None,
+    name_or_path: str | Path,
+    num_envs: int = 16,
+    seed: int = CALIBRATION_SEED,
+    task_ids: Sequence[str] | None = None,
+    on_task: Callable[[Task, TaskCalibration], None] | None = None,
 ) -> Suite:
     """Play random and the baseline on tasks of a suite; store their mean scores and every episode's.
 
@@ -157,8 +162,10 @@ def calibrate(
         played = {p: _play(task, p, num_envs, seed) for p in POLICIES}
         calibration = TaskCalibration(task_hash=task_hash(task), seed=seed, num_envs=num_envs, **played)
         references = References(
-            random=float(np.mean(played["random"].scores)), baseline=float(np.mean(played["baseline"].scores)),
-            seed=seed, episodes=task.episodes,
+            random=float(np.mean(played["random"].scores)),
+            baseline=float(np.mean(played["baseline"].scores)),
+            seed=seed,
+            episodes=task.episodes,
         )
         _store(path, task, references, calibration)
         if on_task is not None:
@@ -193,9 +200,7 @@ def _store(path: Path, task: Task, references: References, calibration: TaskCali
     return suite
 
 
-def check(
-    name_or_path: str | Path, task_ids: Sequence[str] | None = None, num_envs: int | None = None
-) -> list[str]:
+def check(name_or_path: str | Path, task_ids: Sequence[str] | None = None, num_envs: int | None = None) -> list[str]:
     """Play tasks again at their recorded seed; the differences from the record (empty: reproduced bit for bit).
 
     Args:
@@ -217,8 +222,9 @@ def check(
             continue
         for policy in POLICIES:
             played = _play(task, policy, num_envs or recorded.num_envs, recorded.seed)
-            mine, theirs = played.model_dump(exclude={"wall_time_s"}), getattr(recorded, policy).model_dump(
-                exclude={"wall_time_s"}
+            mine, theirs = (
+                played.model_dump(exclude={"wall_time_s"}),
+                getattr(recorded, policy).model_dump(exclude={"wall_time_s"}),
             )
             for key in mine:
                 if mine[key] != theirs[key]:
@@ -269,11 +275,21 @@ def discrimination(calibration: TaskCalibration) -> Discrimination:
     return Discrimination(
         random_ci=metrics.bootstrap_ci(calibration.random.scores),
         baseline_ci=metrics.bootstrap_ci(calibration.baseline.scores),
-        paired_wins=wins / len(random), scenarios=len(random),
+        paired_wins=wins / len(random),
+        scenarios=len(random),
     )
 
 
 __all__ = [
-    "CALIBRATION_SEED", "CalibrationError", "CalibrationRecord", "Discrimination", "TaskCalibration", "calibrate",
-    "check", "discrimination", "load_record", "record_path", "task_hash",
+    "CALIBRATION_SEED",
+    "CalibrationError",
+    "CalibrationRecord",
+    "Discrimination",
+    "TaskCalibration",
+    "calibrate",
+    "check",
+    "discrimination",
+    "load_record",
+    "record_path",
+    "task_hash",
 ]

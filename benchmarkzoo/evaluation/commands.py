@@ -21,14 +21,27 @@ def print_results(results) -> None:
     """Per-task table and suite aggregates of a results file."""
     table = _table(
         f"{results.suite}: policy {results.policy.name}",
-        "task", "env", "split", "episodes", "mean return [95% CI]", "success", "normalized", "status", wrap=("status",),
+        "task",
+        "env",
+        "split",
+        "episodes",
+        "mean return [95% CI]",
+        "success",
+        "normalized",
+        "status",
+        wrap=("status",),
     )
     for task in results.tasks:
         agg = task.aggregates
         ci = f"{agg.mean:.3f} [{agg.ci_low:.3f}, {agg.ci_high:.3f}]" if agg else "-"
         table.add_row(
-            task.id, task.env_id, task.split, str(len(task.episodes)), ci,
-            _fmt(agg.success_rate, 2) if agg else "-", _fmt(agg.normalized_mean) if agg else "-",
+            task.id,
+            task.env_id,
+            task.split,
+            str(len(task.episodes)),
+            ci,
+            _fmt(agg.success_rate, 2) if agg else "-",
+            _fmt(agg.normalized_mean) if agg else "-",
             "ok" if task.status == "ok" else f"failed: {task.error}",
         )
     console = _console()
@@ -41,8 +54,12 @@ def print_results(results) -> None:
         for task in mo:
             m = task.aggregates.multi_objective
             mo_table.add_row(
-                task.id, _fmt(m.hypervolume, 1), _fmt(m.expected_utility), _fmt(m.sparsity),
-                _fmt(m.pareto_optimal_rate, 2), _fmt(m.front_coverage, 2),
+                task.id,
+                _fmt(m.hypervolume, 1),
+                _fmt(m.expected_utility),
+                _fmt(m.sparsity),
+                _fmt(m.pareto_optimal_rate, 2),
+                _fmt(m.front_coverage, 2),
             )
         console.print(mo_table)
     agg = results.aggregates
@@ -68,8 +85,13 @@ class _Progress:
         self.enabled = console.is_terminal
         self.steps = 0
         self.progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-            TimeRemainingColumn(), console=console, disable=not self.enabled,
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=not self.enabled,
         )
         self.bars = {t.id: self.progress.add_task(t.id, total=episodes or t.episodes, rate="") for t in suite.tasks}
 
@@ -140,7 +162,9 @@ def _stopped(error, out: Path | None) -> str:
 @click.command("evaluate")
 @click.option("--suite", "suite_name", required=True, help="Suite name (benchmarkzoo suites list) or YAML path.")
 @click.option(
-    "--policy", "policy_spec", required=True,
+    "--policy",
+    "policy_spec",
+    required=True,
     help="random | baseline | onnx:MODEL.onnx | module:callable | file.py:callable | sb3:MODEL.zip | "
     "rllib:CHECKPOINT_DIR. onnx: is data (run by onnxruntime), the kind a leaderboard can replay. "
     "WARNING: sb3: and rllib: load pickled Python objects, which runs code from the file; "
@@ -148,16 +172,27 @@ def _stopped(error, out: Path | None) -> str:
 )
 @click.option("--episodes", type=click.IntRange(min=1), default=None, help="Override every task's episode count.")
 @click.option("--num-envs", type=click.IntRange(min=1), default=8, show_default=True, help="Worlds per vector env.")
-@click.option("--backend", type=click.Choice(BACKENDS), default="native", show_default=True,
-              help="Vector env backend, or ray: shares of episodes on Ray workers (native there).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (with --backend ray: shares in flight; 1 = the cluster's CPUs).")
+@click.option(
+    "--backend",
+    type=click.Choice(BACKENDS),
+    default="native",
+    show_default=True,
+    help="Vector env backend, or ray: shares of episodes on Ray workers (native there).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (with --backend ray: shares in flight; 1 = the cluster's CPUs).",
+)
 @click.option("--ray-address", default=None, help="With --backend ray: the cluster to join (default: a local Ray).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Protocol seed.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Results JSON file.")
 @click.option("--resume", is_flag=True, help="Continue the interrupted run in --out: play only its missing episodes.")
-@click.option("--restart", is_flag=True,
-              help="Start over although --out exists: the old file is moved aside to FILE.old-N first.")
+@click.option(
+    "--restart", is_flag=True, help="Start over although --out exists: the old file is moved aside to FILE.old-N first."
+)
 def evaluate_command(
     suite_name, policy_spec, episodes, num_envs, backend, workers, ray_address, seed, out, resume, restart
 ) -> None:
@@ -174,8 +209,17 @@ def evaluate_command(
     try:
         with _Progress(suite, episodes) as progress:
             results = evaluate(
-                suite, policy_spec, backend=backend, num_envs=num_envs, workers=workers, seed=seed,
-                episodes=episodes, out=out, on_episode=progress.episode, resume=resume, ray_address=ray_address,
+                suite,
+                policy_spec,
+                backend=backend,
+                num_envs=num_envs,
+                workers=workers,
+                seed=seed,
+                episodes=episodes,
+                out=out,
+                on_episode=progress.episode,
+                resume=resume,
+                ray_address=ray_address,
             )
     except KeyboardInterrupt:
         kept = f"finished episodes kept in {out}; continue with --resume" if out else "nothing kept (no --out)"
@@ -192,7 +236,8 @@ def evaluate_command(
         if out is not None:
             click.echo(
                 f"{len(failed)} task(s) failed ({', '.join(failed)}); their finished episodes are kept in {out}: "
-                "fix the cause, then --resume plays only the missing ones.", err=True,
+                "fix the cause, then --resume plays only the missing ones.",
+                err=True,
             )
         sys.exit(1)
 
@@ -227,8 +272,12 @@ def suites_show(name: str) -> None:
     for task in suite.tasks:
         ref = task.references
         table.add_row(
-            task.id, task.env, f"{task.scenario_set}:{task.split}", str(task.episodes),
-            _fmt(ref.random if ref else None), _fmt(ref.baseline if ref else None),
+            task.id,
+            task.env,
+            f"{task.scenario_set}:{task.split}",
+            str(task.episodes),
+            _fmt(ref.random if ref else None),
+            _fmt(ref.baseline if ref else None),
         )
     _console().print(table)
 
@@ -236,11 +285,19 @@ def suites_show(name: str) -> None:
 @suites_group.command("calibrate")
 @click.argument("name")
 @click.option("--num-envs", type=click.IntRange(min=1), default=16, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Calibration protocol seed (default 1; never the leaderboard's 0).")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Calibration protocol seed (default 1; never the leaderboard's 0).",
+)
 @click.option("--task", "task_ids", multiple=True, help="Only this task (repeatable); the others are kept.")
-@click.option("--check", "check_only", is_flag=True,
-              help="Play the tasks again and compare with the recorded calibration bit for bit; write nothing.")
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Play the tasks again and compare with the recorded calibration bit for bit; write nothing.",
+)
 def suites_calibrate(name: str, num_envs: int, seed: int | None, task_ids: tuple[str, ...], check_only: bool) -> None:
     """Measure the random and baseline references of every task and store them in the suite file.
 
@@ -270,7 +327,12 @@ def suites_calibrate(name: str, num_envs: int, seed: int | None, task_ids: tuple
                 f"{'ok' if d.ok else 'DOES NOT DISCRIMINATE'}  ({r.wall_time_s:.1f} s / {b.wall_time_s:.1f} s)"
             )
 
-        calibrate(name, num_envs=num_envs, seed=CALIBRATION_SEED if seed is None else seed, task_ids=task_ids or None,
-                  on_task=report)
+        calibrate(
+            name,
+            num_envs=num_envs,
+            seed=CALIBRATION_SEED if seed is None else seed,
+            task_ids=task_ids or None,
+            on_task=report,
+        )
     except (CalibrationError, SuiteError) as error:
         raise click.ClickException(str(error)) from error

@@ -67,8 +67,11 @@ def _percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float,
 
 
 def bootstrap_ci(
-    values: Sequence[float], statistic: Callable[[np.ndarray], float] = mean,
-    reps: int = REPS, confidence: float = CONFIDENCE, random_state: int = RANDOM_STATE,
+    values: Sequence[float],
+    statistic: Callable[[np.ndarray], float] = mean,
+    reps: int = REPS,
+    confidence: float = CONFIDENCE,
+    random_state: int = RANDOM_STATE,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of ``statistic`` over one task's episodes."""
     x = np.asarray(values, dtype=np.float64)
@@ -79,8 +82,11 @@ def bootstrap_ci(
 
 
 def stratified_bootstrap_ci(
-    per_task: Sequence[Sequence[float]], statistic: Callable[[list[np.ndarray]], float],
-    reps: int = REPS, confidence: float = CONFIDENCE, random_state: int = RANDOM_STATE,
+    per_task: Sequence[Sequence[float]],
+    statistic: Callable[[list[np.ndarray]], float],
+    reps: int = REPS,
+    confidence: float = CONFIDENCE,
+    random_state: int = RANDOM_STATE,
 ) -> tuple[float, float]:
     """Percentile interval of ``statistic`` over tasks' scores, resampling episodes within each task.
 
@@ -123,8 +129,11 @@ def probability_of_improvement(x_per_task: Sequence[Sequence[float]], y_per_task
 
 
 def probability_of_improvement_ci(
-    x_per_task: Sequence[Sequence[float]], y_per_task: Sequence[Sequence[float]],
-    reps: int = REPS, confidence: float = CONFIDENCE, random_state: int = RANDOM_STATE,
+    x_per_task: Sequence[Sequence[float]],
+    y_per_task: Sequence[Sequence[float]],
+    reps: int = REPS,
+    confidence: float = CONFIDENCE,
+    random_state: int = RANDOM_STATE,
 ) -> tuple[float, float]:
     """Percentile interval of :func:`probability_of_improvement`, resampling each policy's episodes within each task.
 

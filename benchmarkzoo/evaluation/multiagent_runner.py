@@ -69,7 +69,12 @@ def run_multiagent_episodes(
 
 
 def _play(
-    task: Task, split: Split, plans: list[EpisodePlan], policy: Policy, backend: str, num_envs: int,
+    task: Task,
+    split: Split,
+    plans: list[EpisodePlan],
+    policy: Policy,
+    backend: str,
+    num_envs: int,
     finished_episode: Callable[[EpisodeOutcome, int], None],
 ) -> None:
     """One try at ``plans`` on a fresh env; a dead simulator comes out as :class:`SimulatorCrashError`."""
@@ -112,15 +117,19 @@ def _play(
                 metrics = _end_metrics(infos, world)
                 success = next((bool(metrics[key]) for key in _SUCCESS_METRICS if key in metrics), None)
                 outcome = EpisodeOutcome(
-                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed,
-                    scenario_hash=worlds.hashes[world], episode_return=returns[world].tolist(),
+                    index=plan.index,
+                    seed=plan.seed,
+                    scenario_seed=plan.scenario_seed,
+                    scenario_hash=worlds.hashes[world],
+                    episode_return=returns[world].tolist(),
                     team_return=float(returns[world].sum()) if returns.ndim == 2 else None,
-                    length=int(lengths[world]), success=success,
+                    length=int(lengths[world]),
+                    success=success,
                     metrics=metrics,
                 )
                 finished_episode(outcome, outcome.length)
             restart = finished[: len(worlds.queue)]
-            idle = [*finished[len(restart):], *idle_ended]
+            idle = [*finished[len(restart) :], *idle_ended]
             if restart or (idle and worlds.active):
                 # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
                 observations = worlds.start(restart, idle)

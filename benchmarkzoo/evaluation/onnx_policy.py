@@ -51,9 +51,15 @@ PREFIX = "onnx:"
 MAX_BYTES = 50 * 1024 * 1024
 #: onnxruntime's element type names -> numpy dtypes (the types a policy input may declare).
 _DTYPES = {
-    "tensor(float)": np.float32, "tensor(double)": np.float64, "tensor(float16)": np.float16,
-    "tensor(int64)": np.int64, "tensor(int32)": np.int32, "tensor(int16)": np.int16, "tensor(int8)": np.int8,
-    "tensor(uint8)": np.uint8, "tensor(bool)": np.bool_,
+    "tensor(float)": np.float32,
+    "tensor(double)": np.float64,
+    "tensor(float16)": np.float16,
+    "tensor(int64)": np.int64,
+    "tensor(int32)": np.int32,
+    "tensor(int16)": np.int16,
+    "tensor(int8)": np.int8,
+    "tensor(uint8)": np.uint8,
+    "tensor(bool)": np.bool_,
 }
 
 
@@ -183,8 +189,10 @@ class OnnxPolicy(Policy):
             raise PolicyError(f"ONNX policies read Box, discrete and Dict observations; {spec.id} gives {space}.")
         for model_input, sub in pairs:
             fixed = list(model_input.shape[1:])
-            if model_input.type not in _DTYPES or len(fixed) != len(sub.shape) or any(
-                isinstance(d, int) and d != s for d, s in zip(fixed, sub.shape)
+            if (
+                model_input.type not in _DTYPES
+                or len(fixed) != len(sub.shape)
+                or any(isinstance(d, int) and d != s for d, s in zip(fixed, sub.shape))
             ):
                 raise PolicyError(
                     f"ONNX model {self.source.name!r} input {model_input.name!r} is {model_input.type} of shape "
@@ -193,6 +201,7 @@ class OnnxPolicy(Policy):
 
     def _feed(self, observations: Any, lead: int) -> dict[str, np.ndarray]:
         """``{input name: (B', *shape) array}``; ``lead`` is 2 for ``(B, N, ...)`` multi-agent arrays."""
+
         def batch(array: Any, model_input: Any) -> np.ndarray:
             array = np.asarray(array)
             return array.reshape(-1, *array.shape[lead:]).astype(_DTYPES[model_input.type], copy=False)
@@ -212,7 +221,7 @@ class OnnxPolicy(Policy):
 
 def load_onnx_policy(target: str) -> OnnxPolicy:
     """``load_policy``'s hook: ``"onnx:path/to/model.onnx"`` -> :class:`OnnxPolicy`."""
-    path = target[len(PREFIX):] if target.startswith(PREFIX) else target
+    path = target[len(PREFIX) :] if target.startswith(PREFIX) else target
     if not path:
         raise PolicyError("The onnx policy needs a path: --policy onnx:path/to/model.onnx.")
     return OnnxPolicy(path)

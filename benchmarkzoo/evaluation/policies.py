@@ -126,9 +126,12 @@ class BaselinePolicy(Policy):
 
     def act(self, observations: Any, env: Any) -> Any:
         if self._sub_envs is not None:
-            return np.asarray([
-                baselines.act(self._planner, sub, world_slice(observations, i)) for i, sub in enumerate(self._sub_envs)
-            ])
+            return np.asarray(
+                [
+                    baselines.act(self._planner, sub, world_slice(observations, i))
+                    for i, sub in enumerate(self._sub_envs)
+                ]
+            )
         return baselines.act(self._planner, env, observations)
 
 
@@ -175,6 +178,8 @@ def _load_target(target: str) -> tuple[Any, Path | None]:
 
 #: Built-in policies by name.
 BUILTINS: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, "baseline": BaselinePolicy}
+
+
 #: Policy kinds by prefix: ``"<prefix>:<rest>"`` is ``LOADERS[prefix](rest)`` (e.g. ``sb3:model.zip``).
 #: Add a kind with one entry here; a prefix ending in ``.py`` or naming a module is never shadowed
 #: unless registered.

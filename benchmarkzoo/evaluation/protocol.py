@@ -127,9 +127,15 @@ def split_shares(plans: list[EpisodePlan], parallel: int, num_envs: int) -> list
 
 def _episode_record(outcome: EpisodeOutcome) -> Episode:
     return Episode(
-        index=outcome.index, seed=outcome.seed, scenario_seed=outcome.scenario_seed,
-        scenario_hash=outcome.scenario_hash, episode_return=outcome.episode_return, team_return=outcome.team_return,
-        length=outcome.length, success=outcome.success, metrics=outcome.metrics,
+        index=outcome.index,
+        seed=outcome.seed,
+        scenario_seed=outcome.scenario_seed,
+        scenario_hash=outcome.scenario_hash,
+        episode_return=outcome.episode_return,
+        team_return=outcome.team_return,
+        length=outcome.length,
+        success=outcome.success,
+        metrics=outcome.metrics,
     )
 
 
@@ -251,9 +257,17 @@ def check_task(task: Task) -> None:
 
 
 def run_task(
-    task: Task, policy_spec: str, *, backend: str = "native", num_envs: int = 8, workers: int = 1,
-    seed: int = 0, on_episode: EpisodeCallback | None = None, done: list[Episode] | None = None,
-    on_progress: Callable[[Callable[[], TaskResult]], None] | None = None, ray_address: str | None = None,
+    task: Task,
+    policy_spec: str,
+    *,
+    backend: str = "native",
+    num_envs: int = 8,
+    workers: int = 1,
+    seed: int = 0,
+    on_episode: EpisodeCallback | None = None,
+    done: list[Episode] | None = None,
+    on_progress: Callable[[Callable[[], TaskResult]], None] | None = None,
+    ray_address: str | None = None,
     dispatcher: Dispatcher | None = None,
 ) -> TaskResult:
     """Play one task; a policy or env failure is recorded in the result (with the episodes finished), not raised.
@@ -283,10 +297,21 @@ def run_task(
     def result(status: str, error: str | None = None, fronts=None) -> TaskResult:
         episodes = [finished[k] for k in sorted(finished)]
         return TaskResult(
-            id=task.id, env_id=spec.id, kind=spec.kind, env_spec=spec.to_dict(), scenario_set=task.scenario_set,
-            split=task.split, status=status, error=error, score=task.score, multi_objective=task.multi_objective,
-            references=references, pareto_fronts=fronts, episodes=episodes,
-            steps=sum(e.length for e in episodes), wall_time_s=time.perf_counter() - started,
+            id=task.id,
+            env_id=spec.id,
+            kind=spec.kind,
+            env_spec=spec.to_dict(),
+            scenario_set=task.scenario_set,
+            split=task.split,
+            status=status,
+            error=error,
+            score=task.score,
+            multi_objective=task.multi_objective,
+            references=references,
+            pareto_fronts=fronts,
+            episodes=episodes,
+            steps=sum(e.length for e in episodes),
+            wall_time_s=time.perf_counter() - started,
         )
 
     def record(outcome: EpisodeOutcome, steps: int) -> None:
@@ -353,7 +378,8 @@ def _done_episodes(task: Task, previous: TaskResult | None, seed: int) -> list[E
     plans = plan_episodes(task, seed, list(split.seeds))
     for episode in previous.episodes:
         if episode.index >= len(plans) or (episode.seed, episode.scenario_seed) != (
-            plans[episode.index].seed, plans[episode.index].scenario_seed
+            plans[episode.index].seed,
+            plans[episode.index].scenario_seed,
         ):
             raise ResumeError(
                 f"Cannot resume task {task.id}: its episode {episode.index} is not the protocol's "
@@ -370,9 +396,20 @@ class _Run:
     """
 
     def __init__(
-        self, tasks: list[Task], policy_spec: str, results: Results, *, backend: str, num_envs: int, workers: int,
-        seed: int, out: Path | None, previous: dict[str, TaskResult], done: dict[str, list[Episode]],
-        save_every: float, ray_address: str | None,
+        self,
+        tasks: list[Task],
+        policy_spec: str,
+        results: Results,
+        *,
+        backend: str,
+        num_envs: int,
+        workers: int,
+        seed: int,
+        out: Path | None,
+        previous: dict[str, TaskResult],
+        done: dict[str, list[Episode]],
+        save_every: float,
+        ray_address: str | None,
     ):
         self.tasks, self.policy_spec, self.results = tasks, policy_spec, results
         self.backend, self.num_envs, self.workers, self.seed = backend, num_envs, workers, seed
@@ -404,9 +441,17 @@ class _Run:
                 on_episode(task_id, outcome, steps)
 
         return run_task(
-            task, self.policy_spec, backend=self.backend, num_envs=self.num_envs, workers=self.workers,
-            seed=self.seed, on_episode=counted, done=self.done[task.id], on_progress=self.on_progress,
-            ray_address=self.ray_address, dispatcher=self.dispatcher,
+            task,
+            self.policy_spec,
+            backend=self.backend,
+            num_envs=self.num_envs,
+            workers=self.workers,
+            seed=self.seed,
+            on_episode=counted,
+            done=self.done[task.id],
+            on_progress=self.on_progress,
+            ray_address=self.ray_address,
+            dispatcher=self.dispatcher,
         )
 
     def queue_ahead(self, start: int) -> None:
@@ -466,10 +511,20 @@ class _Run:
 
 
 def evaluate(
-    suite: str | Suite, policy_spec: str, *, backend: str = "native", num_envs: int = 8, workers: int = 1,
-    seed: int = 0, episodes: int | None = None, out: str | Path | None = None,
-    on_episode: EpisodeCallback | None = None, on_task: Callable[[TaskResult], None] | None = None,
-    resume: bool = False, ray_address: str | None = None, save_every: float = 1.0,
+    suite: str | Suite,
+    policy_spec: str,
+    *,
+    backend: str = "native",
+    num_envs: int = 8,
+    workers: int = 1,
+    seed: int = 0,
+    episodes: int | None = None,
+    out: str | Path | None = None,
+    on_episode: EpisodeCallback | None = None,
+    on_task: Callable[[TaskResult], None] | None = None,
+    resume: bool = False,
+    ray_address: str | None = None,
+    save_every: float = 1.0,
 ) -> Results:
     """Evaluate ``policy_spec`` on every task of ``suite``, writing ``out`` as it goes (atomically).
 
@@ -496,13 +551,25 @@ def evaluate(
     # Every refusal comes before the first write, so a refused resume leaves the file as it was.
     done = {t.id: _done_episodes(t, previous.get(t.id), seed) for t in tasks}
     results = Results(
-        suite=suite.name, protocol_seed=seed, provenance=provenance(backend, num_envs, workers),
+        suite=suite.name,
+        protocol_seed=seed,
+        provenance=provenance(backend, num_envs, workers),
         policy=PolicyInfo(name=policy.name, kind=policy.kind, spec=policy_spec, content_hash=policy.content_hash()),
         tasks=[],
     )
     run = _Run(
-        tasks, policy_spec, results, backend=backend, num_envs=num_envs, workers=workers, seed=seed, out=out,
-        previous=previous, done=done, save_every=save_every, ray_address=ray_address,
+        tasks,
+        policy_spec,
+        results,
+        backend=backend,
+        num_envs=num_envs,
+        workers=workers,
+        seed=seed,
+        out=out,
+        previous=previous,
+        done=done,
+        save_every=save_every,
+        ray_address=ray_address,
     )
     if run.dispatcher is not None:
         run.dispatcher.start()  # a missing Ray is refused here, before any task fails for it

@@ -24,7 +24,15 @@ from benchmarkzoo.evaluation.suites import MultiObjective, Score
 
 SCHEMA_VERSION = 1
 DEPENDENCIES = (
-    "numpy", "gymnasium", "pettingzoo", "mo-gymnasium", "torch", "stable-baselines3", "ray", "pybullet", "eclipse-sumo",
+    "numpy",
+    "gymnasium",
+    "pettingzoo",
+    "mo-gymnasium",
+    "torch",
+    "stable-baselines3",
+    "ray",
+    "pybullet",
+    "eclipse-sumo",
 )
 
 
@@ -200,8 +208,14 @@ def provenance(backend: str, num_envs: int, workers: int) -> Provenance:
         except metadata.PackageNotFoundError:
             continue
     return Provenance(
-        benchmarkzoo_version=benchmarkzoo.__version__, dependencies=versions, python=sys.version.split()[0],
-        platform=platform.platform(), cpu=_cpu_model(), backend=backend, num_envs=num_envs, workers=workers,
+        benchmarkzoo_version=benchmarkzoo.__version__,
+        dependencies=versions,
+        python=sys.version.split()[0],
+        platform=platform.platform(),
+        cpu=_cpu_model(),
+        backend=backend,
+        num_envs=num_envs,
+        workers=workers,
         started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
 
@@ -257,13 +271,18 @@ def multi_objective_aggregates(
     return MultiObjectiveAggregates(
         hypervolume=mo_metrics.hypervolume(points, settings.reference_point),
         expected_utility=mo_metrics.expected_utility(points, mo_metrics.weight_set(m, settings.weight_steps)),
-        sparsity=mo_metrics.sparsity(points), pareto_optimal_rate=optimal, front_coverage=coverage,
+        sparsity=mo_metrics.sparsity(points),
+        pareto_optimal_rate=optimal,
+        front_coverage=coverage,
     )
 
 
 def task_aggregates(
-    episodes: list[Episode], references: dict[str, float] | None, score: Score = RETURN,
-    multi_objective: MultiObjective | None = None, fronts: dict[str, list[list[float]]] | None = None,
+    episodes: list[Episode],
+    references: dict[str, float] | None,
+    score: Score = RETURN,
+    multi_objective: MultiObjective | None = None,
+    fronts: dict[str, list[list[float]]] | None = None,
 ) -> TaskAggregates:
     """Statistics of one task, from its episodes (and recorded fronts) alone."""
     returns = episode_scores(episodes, score)
@@ -273,8 +292,12 @@ def task_aggregates(
     if references is not None:
         normalized = float(metrics.normalize(returns, references["random"], references["baseline"]).mean())
     return TaskAggregates(
-        mean=float(returns.mean()), median=float(np.median(returns)), std=float(returns.std()),
-        ci_low=low, ci_high=high, success_rate=float(np.mean(successes)) if successes else None,
+        mean=float(returns.mean()),
+        median=float(np.median(returns)),
+        std=float(returns.std()),
+        ci_low=low,
+        ci_high=high,
+        success_rate=float(np.mean(successes)) if successes else None,
         normalized_mean=normalized,
         multi_objective=multi_objective_aggregates(episodes, multi_objective, fronts) if multi_objective else None,
     )
@@ -298,8 +321,10 @@ def suite_aggregates(tasks: list[TaskResult]) -> SuiteAggregates | None:
         return None
     return SuiteAggregates(
         tasks=len(per_task),
-        iqm=metrics.suite_iqm(per_task), iqm_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_iqm),
-        mean=metrics.suite_mean(per_task), mean_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_mean),
+        iqm=metrics.suite_iqm(per_task),
+        iqm_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_iqm),
+        mean=metrics.suite_mean(per_task),
+        mean_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_mean),
         optimality_gap=metrics.suite_optimality_gap(per_task),
         optimality_gap_ci=metrics.stratified_bootstrap_ci(per_task, metrics.suite_optimality_gap),
     )

@@ -114,7 +114,10 @@ def make_task_env(task: Task, split: Split, backend: str, num_envs: int) -> gym.
             spec.id, num_envs, vectorization_mode="vector_entry_point", autoreset_mode=AutoresetMode.DISABLED, **kwargs
         )
     return gym.make_vec(
-        spec.id, num_envs, vectorization_mode=backend, vector_kwargs={"autoreset_mode": AutoresetMode.DISABLED},
+        spec.id,
+        num_envs,
+        vectorization_mode=backend,
+        vector_kwargs={"autoreset_mode": AutoresetMode.DISABLED},
         **kwargs,
     )
 
@@ -295,8 +298,9 @@ def refused(policy: Policy, error: Exception) -> TaskFailedError:
 Play = Callable[[list[EpisodePlan], Callable[[EpisodeOutcome, int], None]], None]
 
 
-def replaying(plans: list[EpisodePlan], play: Play, on_episode: Callable[[EpisodeOutcome, int], None] | None = None
-              ) -> list[EpisodeOutcome]:
+def replaying(
+    plans: list[EpisodePlan], play: Play, on_episode: Callable[[EpisodeOutcome, int], None] | None = None
+) -> list[EpisodeOutcome]:
     """``play(plans, finished)``, replaying the episodes a dead simulator interrupted; outcomes in plan order.
 
     Finished episodes are kept; the interrupted ones (or, if none was running, the next one,
@@ -378,7 +382,12 @@ def close_task_env(env: Any, failed: bool) -> None:
 
 
 def _play(
-    task: Task, split: Split, plans: list[EpisodePlan], policy: Policy, backend: str, num_envs: int,
+    task: Task,
+    split: Split,
+    plans: list[EpisodePlan],
+    policy: Policy,
+    backend: str,
+    num_envs: int,
     finished_episode: Callable[[EpisodeOutcome, int], None],
 ) -> None:
     """One try at ``plans`` on a fresh env; a dead simulator comes out as :class:`SimulatorCrashError`."""
@@ -425,13 +434,18 @@ def _play(
                 success, metrics = _metrics(infos, world)
                 ret = returns[world]
                 outcome = EpisodeOutcome(
-                    index=plan.index, seed=plan.seed, scenario_seed=plan.scenario_seed,
-                    scenario_hash=worlds.hashes[world], episode_return=ret.tolist() if ret.ndim else float(ret),
-                    length=int(lengths[world]), success=success, metrics=metrics,
+                    index=plan.index,
+                    seed=plan.seed,
+                    scenario_seed=plan.scenario_seed,
+                    scenario_hash=worlds.hashes[world],
+                    episode_return=ret.tolist() if ret.ndim else float(ret),
+                    length=int(lengths[world]),
+                    success=success,
+                    metrics=metrics,
                 )
                 finished_episode(outcome, outcome.length)
             restart = finished[: len(worlds.queue)]
-            idle = [*finished[len(restart):], *idle_ended]
+            idle = [*finished[len(restart) :], *idle_ended]
             if restart or (idle and worlds.active):
                 # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
                 observations = worlds.start(restart, idle)

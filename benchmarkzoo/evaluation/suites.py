@@ -164,9 +164,7 @@ def load_suite(name_or_path: str | Path) -> Suite:
         return Suite.model_validate(data)
     except ValidationError as error:
         # Every problem, not just the first: a typo shows as both "extra key" and "missing key".
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()[:5]
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()[:5])
         raise SuiteError(f"{path}: {problems}.") from error
 
 

@@ -149,8 +149,7 @@ def complete(case: TaskCase) -> str | None:
 def episode_count(case: TaskCase) -> str | None:
     if len(case.result.episodes) != case.task.episodes:
         return (
-            f"{case.where}: the protocol plays {case.task.episodes} episodes; the file has "
-            f"{len(case.result.episodes)}."
+            f"{case.where}: the protocol plays {case.task.episodes} episodes; the file has {len(case.result.episodes)}."
         )
     return None
 
@@ -198,8 +197,11 @@ def _shaped(kind: str, ret: object, team: object) -> bool:
     if kind == "single":
         return isinstance(ret, int | float) and team is None
     if kind == "moma":
-        return isinstance(ret, list) and bool(ret) and team is None and all(
-            numbers(r) and len(r) == len(ret[0]) for r in ret
+        return (
+            isinstance(ret, list)
+            and bool(ret)
+            and team is None
+            and all(numbers(r) and len(r) == len(ret[0]) for r in ret)
         )
     return True
 
@@ -234,6 +236,16 @@ def fronts(case: TaskCase) -> str | None:
 
 
 TASK_CHECKS: list[Callable[[TaskCase], str | None]] = [
-    env_id, env_spec, env_kind, split_played, complete, episode_count, protocol_episodes, references,
-    score_settings, return_shapes, plausible, fronts,
+    env_id,
+    env_spec,
+    env_kind,
+    split_played,
+    complete,
+    episode_count,
+    protocol_episodes,
+    references,
+    score_settings,
+    return_shapes,
+    plausible,
+    fronts,
 ]

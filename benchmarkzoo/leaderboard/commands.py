@@ -17,7 +17,10 @@ from benchmarkzoo.leaderboard.verify_commands import POLICY as VERIFY_POLICY
 from benchmarkzoo.leaderboard.verify_commands import TRUST as VERIFY_TRUST
 
 _ROOT = click.option(
-    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("leaderboard"), show_default=True,
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("leaderboard"),
+    show_default=True,
     help="The leaderboard folder.",
 )
 
@@ -51,7 +54,8 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @_ROOT
 @click.option("--submitter", default=None, help="Who submits the files (a name like a policy name); kept in the entry.")
 @click.option(
-    "--reference", is_flag=True,
+    "--reference",
+    is_flag=True,
     help="Maintainers only: add reference entries (submitter 'benchmarkzoo'; reserved names such as baseline).",
 )
 @click.option("--verify", is_flag=True, help="Replay episodes first (see `leaderboard verify`); store only on a match.")
@@ -59,8 +63,14 @@ def validate_command(files: tuple[Path, ...]) -> None:
 @VERIFY_EPISODES
 @VERIFY_TRUST
 def add_command(
-    files: tuple[Path, ...], root: Path, submitter: str | None, reference: bool, verify: bool, policy: str | None,
-    episodes: int | None, trust_policy_code: bool,
+    files: tuple[Path, ...],
+    root: Path,
+    submitter: str | None,
+    reference: bool,
+    verify: bool,
+    policy: str | None,
+    episodes: int | None,
+    trust_policy_code: bool,
 ) -> None:
     """Validate results files, check their names, and store them under ROOT/submissions/<suite>/.
 
@@ -121,7 +131,9 @@ def compare_command(a: Path, b: Path) -> None:
 
 @leaderboard_group.command("schema")
 @click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
     help="Where to write the JSON Schema of results files. [default: ROOT/schema/results-v<N>.json]",
 )
 @_ROOT

@@ -39,7 +39,9 @@ def compare_results(a: Results, b: Results, reps: int = metrics.REPS) -> Compari
     xs = [episode_scores(ta.episodes, ta.score) for ta, _ in pairs]
     ys = [episode_scores(tb.episodes, tb.score) for _, tb in pairs]
     return Comparison(
-        suite=a.suite, a=a.policy.name, b=b.policy.name,
+        suite=a.suite,
+        a=a.policy.name,
+        b=b.policy.name,
         probability=metrics.probability_of_improvement(xs, ys),
         ci=metrics.probability_of_improvement_ci(xs, ys, reps=reps),
         per_task={ta.id: metrics.probability_of_improvement([x], [y]) for (ta, _), x, y in zip(pairs, xs, ys)},

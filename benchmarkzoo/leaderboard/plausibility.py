@@ -34,9 +34,7 @@ def task_bounds(task: Task, spec: EnvSpec, split: Split | None = None) -> Outcom
     return spec.bounds({**split.env_kwargs(), **task.env_kwargs})
 
 
-def check_plausible(
-    where: str, task: Task, spec: EnvSpec, task_result: TaskResult, split: Split | None = None
-) -> None:
+def check_plausible(where: str, task: Task, spec: EnvSpec, task_result: TaskResult, split: Split | None = None) -> None:
     """Raise :class:`SubmissionError` with :func:`plausibility_problem`'s reason, if there is one."""
     reason = plausibility_problem(where, task, spec, task_result, split)
     if reason is not None:
@@ -100,13 +98,17 @@ def episode_problem(spec: EnvSpec, bounds: OutcomeBounds, episode: Episode) -> s
             if not bound.contains(value):
                 who = f"agent {i}'s " if multiagent else ""
                 what = f"{who}{objective.name} return" if objective.name != "return" else f"{who}return"
-                return (f"{what} {value!r} is outside {bound}, the bound of {spec.id}'s episode of {length} steps "
-                        f"(L * {objective.step} + {objective.once}, within {objective.total})")
+                return (
+                    f"{what} {value!r} is outside {bound}, the bound of {spec.id}'s episode of {length} steps "
+                    f"(L * {objective.step} + {objective.once}, within {objective.total})"
+                )
     for j, objective in enumerate(bounds.team or ()):
         bound, value = objective.episode(length), float(returns[:, j].sum())
         if not bound.contains(value):
-            return (f"the team's {objective.name} return {value!r} is outside {bound}, the bound of {spec.id}'s "
-                    f"episode of {length} steps")
+            return (
+                f"the team's {objective.name} return {value!r} is outside {bound}, the bound of {spec.id}'s "
+                f"episode of {length} steps"
+            )
     if bounds.success and episode.success is None:
         return f"success is missing; {spec.id} reports it for every episode"
     if not bounds.success and episode.success is not None:
@@ -114,8 +116,9 @@ def episode_problem(spec: EnvSpec, bounds: OutcomeBounds, episode: Episode) -> s
     problem = _metrics_problem(spec, bounds, episode.metrics)
     if problem is not None:
         return problem
-    outcome = Outcome(returns=returns, length=length, success=episode.success, metrics=episode.metrics,
-                      max_length=limit)
+    outcome = Outcome(
+        returns=returns, length=length, success=episode.success, metrics=episode.metrics, max_length=limit
+    )
     for rule in bounds.rules:
         reason = rule.broken(outcome)
         if reason is not None:

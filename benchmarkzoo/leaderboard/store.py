@@ -204,10 +204,7 @@ def _identity_filter(accepted: list[tuple[str, Results]], refused: list[str]) ->
     kept = []
     for where, results in accepted:
         reference = results.submitter == identity.MAINTAINER
-        others = [
-            h for w, h in held.items()
-            if w != where and (not reference or h.submitter == identity.MAINTAINER)
-        ]
+        others = [h for w, h in held.items() if w != where and (not reference or h.submitter == identity.MAINTAINER)]
         problem = identity.identity_problem(results, others, reference)
         if problem:
             refused.append(f"{where}: {problem}")
@@ -232,7 +229,10 @@ def collect(root: str | Path = "leaderboard") -> Collection:
         entries = [_entry(results, where, root) for where, results in kept]
         entries.sort(  # replay-verified entries first, then self-reported ones; each by IQM
             key=lambda e: (
-                not e["verified"], -(e["iqm"] if e["iqm"] is not None else float("-inf")), e["policy"], e["submission"]
+                not e["verified"],
+                -(e["iqm"] if e["iqm"] is not None else float("-inf")),
+                e["policy"],
+                e["submission"],
             )
         )
         for rank, entry in enumerate(entries, start=1):

@@ -42,9 +42,7 @@ def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
         value = repr(value)
     cut = len(value) > limit
     text = repr(value[:limit])
-    text = "".join(
-        c if unicodedata.category(c) not in REFUSED_CATEGORIES else f"\\u{ord(c):04x}" for c in text
-    )
+    text = "".join(c if unicodedata.category(c) not in REFUSED_CATEGORIES else f"\\u{ord(c):04x}" for c in text)
     return text + ("…" if cut else "")
 
 
@@ -67,8 +65,7 @@ def file_name_problem(name: str) -> str | None:
     """Why ``name`` cannot be part of a file name on common file systems, or ``None``."""
     if not SAFE_NAME.match(name):
         return (
-            "names are 1 to 64 ASCII letters, digits and '_', '.', '+', '-', starting and ending with a "
-            "letter or digit"
+            "names are 1 to 64 ASCII letters, digits and '_', '.', '+', '-', starting and ending with a letter or digit"
         )
     if name.split(".")[0].lower() in WINDOWS_RESERVED:
         return f"{name.split('.')[0]!r} is a device name Windows reserves"

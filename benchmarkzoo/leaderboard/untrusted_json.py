@@ -109,9 +109,7 @@ def parse(raw: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise SubmissionError(f"not valid JSON (not UTF-8: {error.reason} at byte {error.start}).") from error
     try:
-        data = json.loads(
-            text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
-        )
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
         raise SubmissionError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno}).") from error
     except RecursionError as error:

@@ -121,12 +121,21 @@ class Verification:
     def record(self, file_sha256: str) -> dict[str, Any]:
         """The JSON record stored by ``leaderboard add --verify``; ``file_sha256`` names the stored file's bytes."""
         return {
-            "verified": self.verified, "replayed_episodes": self.replayed_episodes,
-            "total_episodes": self.total_episodes, "episodes": self.episodes, "exact": self.exact,
-            "tolerance": CONTINUOUS_TOLERANCE, "policy_kind": self.policy_kind, "policy_hash": self.policy_hash,
-            "submission_sha256": self.submission_sha256, "file_sha256": file_sha256,
-            "mismatch": None if self.mismatch is None else {
-                **dataclasses.asdict(self.mismatch), "claimed": repr(self.mismatch.claimed),
+            "verified": self.verified,
+            "replayed_episodes": self.replayed_episodes,
+            "total_episodes": self.total_episodes,
+            "episodes": self.episodes,
+            "exact": self.exact,
+            "tolerance": CONTINUOUS_TOLERANCE,
+            "policy_kind": self.policy_kind,
+            "policy_hash": self.policy_hash,
+            "submission_sha256": self.submission_sha256,
+            "file_sha256": file_sha256,
+            "mismatch": None
+            if self.mismatch is None
+            else {
+                **dataclasses.asdict(self.mismatch),
+                "claimed": repr(self.mismatch.claimed),
                 "replayed": repr(self.mismatch.replayed),
             },
         }
@@ -158,7 +167,9 @@ def model_path(root: Path, content_hash: str) -> Path:
 
 
 def resolve_policy(
-    results: Results, policy: str | Path | None = None, root: str | Path = "leaderboard",
+    results: Results,
+    policy: str | Path | None = None,
+    root: str | Path = "leaderboard",
     trust_policy_code: bool = False,
 ) -> Policy:
     """The policy that replays ``results``; see the module docstring for which is used when.
@@ -184,7 +195,7 @@ def resolve_policy(
             raise VerifyError("the file's onnx policy has no content_hash; it cannot be matched to a model.")
         if policy is not None:
             text = str(policy)
-            path = Path(text[len(PREFIX):] if text.startswith(PREFIX) else text)
+            path = Path(text[len(PREFIX) :] if text.startswith(PREFIX) else text)
         else:
             path = model_path(root, info.content_hash)
             if not path.is_file():
@@ -286,8 +297,11 @@ def verify_results(
     suite = load_suite(suite_path(results.suite))
     recording = _Recording(policy)
     found = Verification(
-        submission_sha256=digest, policy_kind=results.policy.kind, policy_hash=results.policy.content_hash,
-        episodes={}, total_episodes=sum(len(t.episodes) for t in results.tasks),
+        submission_sha256=digest,
+        policy_kind=results.policy.kind,
+        policy_hash=results.policy.content_hash,
+        episodes={},
+        total_episodes=sum(len(t.episodes) for t in results.tasks),
     )
     for task, claimed in zip(suite.tasks, results.tasks):
         split = load_set(task.scenario_set).split(task.split)
@@ -312,8 +326,12 @@ def verify_results(
 
 
 def verify_file(
-    path: str | Path, policy: str | Path | None = None, episodes: int | None = DEFAULT_EPISODES,
-    trust_policy_code: bool = False, root: str | Path = "leaderboard", num_envs: int = 8,
+    path: str | Path,
+    policy: str | Path | None = None,
+    episodes: int | None = DEFAULT_EPISODES,
+    trust_policy_code: bool = False,
+    root: str | Path = "leaderboard",
+    num_envs: int = 8,
 ) -> Verification:
     """Validate ``path``, then replay its selected episodes (see the module docstring).
 
@@ -349,9 +367,14 @@ def read_record(root: Path, submission: Path) -> dict[str, Any] | None:
 
 
 def add_verified(
-    path: str | Path, root: str | Path = "leaderboard", policy: str | Path | None = None,
-    episodes: int | None = DEFAULT_EPISODES, trust_policy_code: bool = False, num_envs: int = 8,
-    submitter: str | None = None, reference: bool = False,
+    path: str | Path,
+    root: str | Path = "leaderboard",
+    policy: str | Path | None = None,
+    episodes: int | None = DEFAULT_EPISODES,
+    trust_policy_code: bool = False,
+    num_envs: int = 8,
+    submitter: str | None = None,
+    reference: bool = False,
 ) -> tuple[Path, Verification]:
     """``leaderboard add --verify``: validate, replay, and only if the replay matches store the submission
     (through :func:`benchmarkzoo.leaderboard.store.add`, with ``submitter`` and ``reference``), its ONNX
@@ -381,7 +404,18 @@ def add_verified(
 
 
 __all__ = [
-    "CONTINUOUS_TOLERANCE", "DEFAULT_EPISODES", "Mismatch", "ReplayMismatchError", "Verification", "VerifyError",
-    "add_verified", "compare", "content_digest", "read_record", "resolve_policy", "select_episodes", "verify_file",
+    "CONTINUOUS_TOLERANCE",
+    "DEFAULT_EPISODES",
+    "Mismatch",
+    "ReplayMismatchError",
+    "Verification",
+    "VerifyError",
+    "add_verified",
+    "compare",
+    "content_digest",
+    "read_record",
+    "resolve_policy",
+    "select_episodes",
+    "verify_file",
     "verify_results",
 ]

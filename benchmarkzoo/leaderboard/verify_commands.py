@@ -32,16 +32,21 @@ class EpisodesType(click.ParamType):
 
 
 EPISODES = click.option(
-    "--episodes", type=EpisodesType(), default="4", show_default=True,
+    "--episodes",
+    type=EpisodesType(),
+    default="4",
+    show_default=True,
     help="Episodes replayed per task, chosen from a seed derived from the file's content; 'all' replays every one.",
 )
 POLICY = click.option(
-    "--policy", default=None,
+    "--policy",
+    default=None,
     help="The submission's ONNX model (MODEL.onnx); with --trust-policy-code, a code policy spec (sb3:MODEL.zip, "
     "module:callable). Default: the stored model of the submission's policy hash, or its own spec.",
 )
 TRUST = click.option(
-    "--trust-policy-code", is_flag=True,
+    "--trust-policy-code",
+    is_flag=True,
     help="Replay code policies (module:, file.py:, sb3:, rllib:). They run arbitrary code on this machine: "
     "use only after reviewing the code.",
 )
@@ -53,7 +58,10 @@ TRUST = click.option(
 @EPISODES
 @TRUST
 @click.option(
-    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("leaderboard"), show_default=True,
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("leaderboard"),
+    show_default=True,
     help="The leaderboard folder (its models/ holds submitted ONNX policies).",
 )
 def verify_command(file: Path, policy: str | None, episodes: int | None, trust_policy_code: bool, root: Path) -> None:
@@ -72,8 +80,13 @@ def verify_command(file: Path, policy: str | None, episodes: int | None, trust_p
 
 
 def add_verified_files(
-    files: tuple[Path, ...], root: Path, policy: str | None, episodes: int | None, trust_policy_code: bool,
-    submitter: str | None = None, reference: bool = False,
+    files: tuple[Path, ...],
+    root: Path,
+    policy: str | None,
+    episodes: int | None,
+    trust_policy_code: bool,
+    submitter: str | None = None,
+    reference: bool = False,
 ) -> None:
     """``leaderboard add --verify``: each file is stored only if its replay matches; exit 1 at the first mismatch."""
     from benchmarkzoo.leaderboard.verify import ReplayMismatchError, add_verified

@@ -35,18 +35,27 @@ def invalid_actions(space: spaces.Space) -> list[tuple[str, Any]]:
                 above = sample.copy()
                 above.flat[0] = space.high.flat[0] + 1.0
                 candidates.append(("above the upper bound", above))
-            candidates.append(("float64 instead of the space's dtype" if space.dtype != np.float64 else "complex",
-                               sample.astype(np.float64 if space.dtype != np.float64 else np.complex128)))
+            candidates.append(
+                (
+                    "float64 instead of the space's dtype" if space.dtype != np.float64 else "complex",
+                    sample.astype(np.float64 if space.dtype != np.float64 else np.complex128),
+                )
+            )
         else:
             candidates.append(("float dtype", sample.astype(np.float64)))
         candidates.append((f"shape {(*space.shape, 2)}", np.stack([sample, sample], axis=-1)))
     elif isinstance(space, spaces.MultiDiscrete):
         above = (space.start + space.nvec).astype(space.dtype)
-        candidates += [("above nvec", above), ("float dtype", above.astype(np.float64) - 1),
-                       ("wrong shape", np.zeros((*space.shape, 2), dtype=space.dtype))]
+        candidates += [
+            ("above nvec", above),
+            ("float dtype", above.astype(np.float64) - 1),
+            ("wrong shape", np.zeros((*space.shape, 2), dtype=space.dtype)),
+        ]
     elif isinstance(space, spaces.MultiBinary):
-        candidates += [("value 2", np.full(space.shape, 2, dtype=space.dtype)),
-                       ("wrong shape", np.zeros((*np.atleast_1d(space.shape), 2), dtype=space.dtype))]
+        candidates += [
+            ("value 2", np.full(space.shape, 2, dtype=space.dtype)),
+            ("wrong shape", np.zeros((*np.atleast_1d(space.shape), 2), dtype=space.dtype)),
+        ]
     return [(label, action) for label, action in candidates if not _contains(space, action)]
 
 

@@ -69,8 +69,9 @@ def _assert_same_array(expected: Any, actual: Any, where: str) -> None:
         return
     equal_nan = expected.dtype.kind in "fc"
     if not np.array_equal(expected, actual, equal_nan=equal_nan):
-        differ = np.argwhere(~((expected == actual) | (np.isnan(expected) & np.isnan(actual)) if equal_nan
-                               else expected == actual))
+        differ = np.argwhere(
+            ~((expected == actual) | (np.isnan(expected) & np.isnan(actual)) if equal_nan else expected == actual)
+        )
         first = tuple(int(i) for i in differ[0]) if differ.size else ()
         raise AssertionError(
             f"{where}: arrays differ at {len(differ)} position(s); first at index {first}: "

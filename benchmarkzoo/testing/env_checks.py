@@ -94,7 +94,8 @@ def _check_gymnasium_api(env: gym.Env, strict_warnings: bool) -> None:
         warnings.simplefilter("always")
         gymnasium_check_env(env.unwrapped, skip_render_check=env.unwrapped.render_mode is None)
     problems = [
-        str(w.message) for w in caught
+        str(w.message)
+        for w in caught
         if not (multi_objective and _SCALAR_REWARD_WARNING.search(str(w.message)))
         and issubclass(w.category, UserWarning)
     ]

@@ -62,8 +62,10 @@ def _check_determinism(env_fn: Callable[[], Any], seed: int, steps: int) -> None
         assert_same(agents, list(second.agents), f"{name} step {t}: agents")
         actions = {agent: spaces[agent].sample() for agent in agents}
         rng.shuffle(agents)  # the env must not depend on the order of the action dict
-        results = [snapshot(first.step(snapshot(actions))),
-                   snapshot(second.step({agent: snapshot(actions[agent]) for agent in agents}))]
+        results = [
+            snapshot(first.step(snapshot(actions))),
+            snapshot(second.step({agent: snapshot(actions[agent]) for agent in agents})),
+        ]
         for index, label in enumerate(_OUTPUTS):
             assert_same(results[0][index], results[1][index], f"{name} step {t} (episode {episode}): {label}")
         if hasattr(first, "reward_space"):
@@ -96,10 +98,20 @@ def _check_refusals(env_fn: Callable[[], Any], seed: int) -> None:
     env.reset(seed=seed)
     valid = {agent: env.action_space(agent).sample() for agent in env.agents}
     first_agent = env.agents[0]
-    _expect(InvalidAgentError, name, "an action for an unknown agent 'no_such_agent'", env,
-            {**valid, "no_such_agent": valid[first_agent]})
-    _expect(InvalidAgentError, name, f"an action dict without live agent {first_agent!r}", env,
-            {a: v for a, v in valid.items() if a != first_agent})
+    _expect(
+        InvalidAgentError,
+        name,
+        "an action for an unknown agent 'no_such_agent'",
+        env,
+        {**valid, "no_such_agent": valid[first_agent]},
+    )
+    _expect(
+        InvalidAgentError,
+        name,
+        f"an action dict without live agent {first_agent!r}",
+        env,
+        {a: v for a, v in valid.items() if a != first_agent},
+    )
     for label, bad in invalid_actions(env.action_space(first_agent)):
         _expect(InvalidActionError, name, f"agent {first_agent!r} sending {label}", env, {**valid, first_agent: bad})
     env.step(valid)  # refusals must leave the env usable

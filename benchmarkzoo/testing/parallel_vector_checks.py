@@ -37,8 +37,12 @@ def _compare_world(where: str, names: list[str], world: int, vec_out: tuple, par
         raise AssertionError(f"{where}: infos['present'] is {present}; the ParallelEnv returned {list(p_obs)}")
     for k, name in enumerate(names):
         if name not in p_obs:
-            if not (_is_zero(_agent_slice(obs, world, k)) and not np.any(rewards[world, k])
-                    and not terminations[world, k] and not truncations[world, k]):
+            if not (
+                _is_zero(_agent_slice(obs, world, k))
+                and not np.any(rewards[world, k])
+                and not terminations[world, k]
+                and not truncations[world, k]
+            ):
                 raise AssertionError(f"{where}: {name} is absent but its slots are not zero")
             continue
         assert_same(p_obs[name], _agent_slice(obs, world, k), f"{where}: observation of {name}")
@@ -90,10 +94,16 @@ def check_parallel_vector_matches_single(
             p_obs, p_infos = par.reset(seed=seed + i)
             n = len(p_obs)
             zeros = ({a: 0.0 for a in p_obs}, {a: False for a in p_obs}, {a: False for a in p_obs})
-            vec_out = (obs, np.zeros(infos["present"].shape), np.zeros((num_envs, n), bool),
-                       np.zeros((num_envs, n), bool), infos)
-            _compare_world(f"{env_id} reset(seed={seed}), world {i}", names, i, vec_out,
-                           (p_obs, *zeros, p_infos), list(par.agents))
+            vec_out = (
+                obs,
+                np.zeros(infos["present"].shape),
+                np.zeros((num_envs, n), bool),
+                np.zeros((num_envs, n), bool),
+                infos,
+            )
+            _compare_world(
+                f"{env_id} reset(seed={seed}), world {i}", names, i, vec_out, (p_obs, *zeros, p_infos), list(par.agents)
+            )
         ended = np.zeros(num_envs, dtype=bool)
         episodes_ended = 0
         for t in range(steps):

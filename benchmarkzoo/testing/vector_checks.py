@@ -74,7 +74,8 @@ def check_vector_matches_single(
                 for backend, env in references.items():
                     actual = snapshot(env.reset(options={"reset_mask": ended.copy()}))
                     assert_same(
-                        reset_expected, actual,
+                        reset_expected,
+                        actual,
                         f"{env_id} [{backend}, {mode.value}] reset(reset_mask=worlds {np.flatnonzero(ended).tolist()}) "
                         f"after step {t}",
                     )
@@ -125,8 +126,13 @@ def _check_layout(env_id: str, native: gym.vector.VectorEnv, references: dict[st
             f"asked for {mode!r}"
         )
     for backend, env in references.items():
-        for attr in ("num_envs", "single_observation_space", "single_action_space", "observation_space",
-                     "action_space"):
+        for attr in (
+            "num_envs",
+            "single_observation_space",
+            "single_action_space",
+            "observation_space",
+            "action_space",
+        ):
             if getattr(native, attr) != getattr(env, attr):
                 raise AssertionError(
                     f"{env_id}: {attr} differs, native {getattr(native, attr)} != {backend} {getattr(env, attr)}"

@@ -85,8 +85,10 @@ def check_weights(
                 f"{name}: a weights dict needs exactly one entry per agent of possible_agents {agents}; "
                 f"missing {missing}, unknown {unknown}. Pass one array to weight every agent alike."
             )
-        return {agent: _check_vector(name, f"the weights of {agent!r}", weights[agent], reward_spaces[agent])
-                for agent in agents}
+        return {
+            agent: _check_vector(name, f"the weights of {agent!r}", weights[agent], reward_spaces[agent])
+            for agent in agents
+        }
     shared = None
     out = {}
     for agent in agents:

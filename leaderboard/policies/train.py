@@ -24,12 +24,21 @@ POLICIES: dict[str, dict[str, Any]] = {
     # single-agent: quickstart-v0 / core-v0 Maze (11x11 DFS mazes)
     "ppo-maze": {
         "env": "benchmarkzoo/Maze-v0",
-        "env_kwargs": {"generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4},
-                       "max_episode_steps": 100},
+        "env_kwargs": {
+            "generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4},
+            "max_episode_steps": 100,
+        },
         "num_envs": 16,
         "timesteps": 1_500_000,
-        "ppo": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 1e-3, "ent_coef": 0.01,
-                "gamma": 0.95, "gae_lambda": 0.95},
+        "ppo": {
+            "n_steps": 128,
+            "batch_size": 512,
+            "n_epochs": 4,
+            "learning_rate": 1e-3,
+            "ent_coef": 0.01,
+            "gamma": 0.95,
+            "gae_lambda": 0.95,
+        },
     },
     # multi-agent, parameter sharing: marl-v0 MAPF (16x16, 8 agents, 20% obstacles)
     "ppo-mapf": {
@@ -37,8 +46,15 @@ POLICIES: dict[str, dict[str, Any]] = {
         "env_kwargs": {"generator_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2}},
         "num_envs": 8,  # worlds: 64 VecEnv entries
         "timesteps": 1_000_000,
-        "ppo": {"n_steps": 64, "batch_size": 1024, "n_epochs": 4, "learning_rate": 1e-3, "ent_coef": 0.01,
-                "gamma": 0.95, "gae_lambda": 0.95},
+        "ppo": {
+            "n_steps": 64,
+            "batch_size": 1024,
+            "n_epochs": 4,
+            "learning_rate": 1e-3,
+            "ent_coef": 0.01,
+            "gamma": 0.95,
+            "gae_lambda": 0.95,
+        },
     },
     # multi-objective, linear scalarization with the suite's utility weights: mo-v0 MO-Treasure (11x11)
     "ppo-treasure": {
@@ -47,8 +63,15 @@ POLICIES: dict[str, dict[str, Any]] = {
         "scalarize": [0.5, 0.5],
         "num_envs": 16,
         "timesteps": 150_000,
-        "ppo": {"n_steps": 128, "batch_size": 512, "n_epochs": 4, "learning_rate": 1e-3, "ent_coef": 0.01,
-                "gamma": 0.99, "gae_lambda": 0.95},
+        "ppo": {
+            "n_steps": 128,
+            "batch_size": 512,
+            "n_epochs": 4,
+            "learning_rate": 1e-3,
+            "ent_coef": 0.01,
+            "gamma": 0.99,
+            "gae_lambda": 0.95,
+        },
     },
 }
 SEED = 0
@@ -63,8 +86,9 @@ def train(name: str, seed: int = SEED, out_dir: Path = HERE) -> Path:
 
     torch.set_num_threads(1)
     config = POLICIES[name]
-    env = make_vec_env(config["env"], config["num_envs"], seed=seed, env_kwargs=config["env_kwargs"],
-                       scalarize=config.get("scalarize"))
+    env = make_vec_env(
+        config["env"], config["num_envs"], seed=seed, env_kwargs=config["env_kwargs"], scalarize=config.get("scalarize")
+    )
     policy = "MultiInputPolicy" if hasattr(env.observation_space, "spaces") else "MlpPolicy"
     model = PPO(policy, env, policy_kwargs={"net_arch": [64, 64]}, seed=seed, device="cpu", **config["ppo"])
     started = time.perf_counter()
@@ -74,8 +98,10 @@ def train(name: str, seed: int = SEED, out_dir: Path = HERE) -> Path:
     model.save(path)
     returns = [e["r"] for e in model.ep_info_buffer]
     mean = sum(returns) / max(len(returns), 1)
-    print(f"{name}: {config['timesteps']} steps in {time.perf_counter() - started:.0f}s, "
-          f"last {len(returns)} training episodes' mean return {mean:.3f} -> {path} ({path.stat().st_size} bytes)")
+    print(
+        f"{name}: {config['timesteps']} steps in {time.perf_counter() - started:.0f}s, "
+        f"last {len(returns)} training episodes' mean return {mean:.3f} -> {path} ({path.stat().st_size} bytes)"
+    )
     env.close()
     return path
 

@@ -37,8 +37,11 @@ MAPF = "benchmarkzoo/MAPF-v0"
 NAV = "benchmarkzoo/Navigation-v0"
 TREASURE = "benchmarkzoo/MO-Treasure-v0"
 SMALL_MAZE = {"generator_kwargs": {"height": 7, "width": 7, "min_goal_distance": 4}, "max_episode_steps": 50}
-TINY_MAPF = {"generator_kwargs": {"height": 5, "width": 5, "num_agents": 3, "density": 0.0}, "view_radius": 2,
-             "max_cycles": 30}
+TINY_MAPF = {
+    "generator_kwargs": {"height": 5, "width": 5, "num_agents": 3, "density": 0.0},
+    "view_radius": 2,
+    "max_cycles": 30,
+}
 SMALL_NAV = {"generator_kwargs": {"num_agents": 2, "num_obstacles": 1}, "max_cycles": 40}
 
 
@@ -241,7 +244,10 @@ def _train(config, iterations: int) -> tuple[list[float], float]:
 @pytest.mark.slow
 def test_ppo_learns_a_small_maze(local_ray):
     config = ppo_config(
-        MAZE, env_config=SMALL_MAZE, num_envs_per_env_runner=4, gym_env_vectorize_mode="vector_entry_point",
+        MAZE,
+        env_config=SMALL_MAZE,
+        num_envs_per_env_runner=4,
+        gym_env_vectorize_mode="vector_entry_point",
         metrics_num_episodes_for_smoothing=60,
     )
     returns, wall = _train(config, 30)
@@ -266,21 +272,31 @@ def _tiny_suite(tmp_path, env_id: str, scenario_set: str):
     import yaml
 
     path = tmp_path / "rllib-tiny-v0.yaml"
-    path.write_text(yaml.safe_dump({
-        "name": "rllib-tiny-v0", "description": "One short task for the RLlib policy test.",
-        "tasks": [{"id": "task", "env": env_id, "scenario_set": scenario_set, "split": "test", "episodes": 6}],
-    }))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "name": "rllib-tiny-v0",
+                "description": "One short task for the RLlib policy test.",
+                "tasks": [{"id": "task", "env": env_id, "scenario_set": scenario_set, "split": "test", "episodes": 6}],
+            }
+        )
+    )
     return path
 
 
-@pytest.mark.parametrize(("env_id", "config", "scenario_set"), [
-    (MAZE, SMALL_MAZE, "gridworld/maze"), (NAV, SMALL_NAV, "multiagent/navigation"),
-])
+@pytest.mark.parametrize(
+    ("env_id", "config", "scenario_set"),
+    [
+        (MAZE, SMALL_MAZE, "gridworld/maze"),
+        (NAV, SMALL_NAV, "multiagent/navigation"),
+    ],
+)
 def test_a_saved_checkpoint_evaluates_through_the_protocol(local_ray, tmp_path, env_id, config, scenario_set):
     from benchmarkzoo.evaluation import protocol
 
-    algo = ppo_config(env_id, env_config=config, train_batch_size_per_learner=500, minibatch_size=100,
-                      num_epochs=1).build_algo()
+    algo = ppo_config(
+        env_id, env_config=config, train_batch_size_per_learner=500, minibatch_size=100, num_epochs=1
+    ).build_algo()
     try:
         algo.train()
         checkpoint = tmp_path / "checkpoint"

@@ -61,9 +61,11 @@ def play(env: ParallelPettingZooEnv | ParallelToMultiAgentEnv, seed: int, record
     sent: list[Actions] = []
     lone = None
     while True:
-        actions = recorded[len(sent)] if recorded is not None else {
-            agent: env.action_space[agent].sample() for agent in sorted(live)
-        }
+        actions = (
+            recorded[len(sent)]
+            if recorded is not None
+            else {agent: env.action_space[agent].sample() for agent in sorted(live)}
+        )
         sent.append(actions)
         # a ResetNeededError here is the bug: RLlib stepping an env whose agents have all finished
         obs, _, terms, truncs, _ = env.step(actions)

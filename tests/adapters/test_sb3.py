@@ -274,8 +274,14 @@ def test_multi_objective_scalarization_and_metadata():
         assert np.array_equal(rewards, dummy_rewards)
         for i in range(3):
             assert rewards[i] == np.float32(infos[i]["vector_reward"] @ weights)
-    model = PPO("MlpPolicy" if not isinstance(env.observation_space, gym.spaces.Dict) else "MultiInputPolicy",
-                VecNormalize(env), n_steps=8, batch_size=24, n_epochs=1, seed=0)
+    model = PPO(
+        "MlpPolicy" if not isinstance(env.observation_space, gym.spaces.Dict) else "MultiInputPolicy",
+        VecNormalize(env),
+        n_steps=8,
+        batch_size=24,
+        n_epochs=1,
+        seed=0,
+    )
     assert tag_model(model)["scalarize"] == [0.8, 0.2]
 
 
@@ -367,10 +373,17 @@ def _tiny_suite(tmp_path):
     import yaml
 
     path = tmp_path / "sb3-tiny-v0.yaml"
-    path.write_text(yaml.safe_dump({
-        "name": "sb3-tiny-v0", "description": "One short Maze task for the SB3 policy test.",
-        "tasks": [{"id": "maze-test", "env": MAZE, "scenario_set": "gridworld/maze", "split": "test", "episodes": 6}],
-    }))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "name": "sb3-tiny-v0",
+                "description": "One short Maze task for the SB3 policy test.",
+                "tasks": [
+                    {"id": "maze-test", "env": MAZE, "scenario_set": "gridworld/maze", "split": "test", "episodes": 6}
+                ],
+            }
+        )
+    )
     return path
 
 
@@ -461,14 +474,29 @@ def test_ppo_learns_maze(one_torch_thread):
     env_kwargs = {"generator_kwargs": generator_kwargs, "max_episode_steps": 50}
     env = make_vec_env(MAZE, 16, seed=0, env_kwargs=env_kwargs)
     model = PPO(
-        "MultiInputPolicy", env, n_steps=64, batch_size=256, n_epochs=4, learning_rate=1e-3, ent_coef=0.01,
-        gamma=0.9, gae_lambda=0.95, policy_kwargs={"net_arch": [64, 64]}, seed=0,
+        "MultiInputPolicy",
+        env,
+        n_steps=64,
+        batch_size=256,
+        n_epochs=4,
+        learning_rate=1e-3,
+        ent_coef=0.01,
+        gamma=0.9,
+        gae_lambda=0.95,
+        policy_kwargs={"net_arch": [64, 64]},
+        seed=0,
     )
     model.learn(100_000)
 
     split = _split("maze/dfs", generator_kwargs, range(0, 200))
-    task = Task(id="maze-7x7-train", env=MAZE, scenario_set="inline", split="train", episodes=200,
-                env_kwargs={"max_episode_steps": 50})
+    task = Task(
+        id="maze-7x7-train",
+        env=MAZE,
+        scenario_set="inline",
+        split="train",
+        episodes=200,
+        env_kwargs={"max_episode_steps": 50},
+    )
     plans = plan_episodes(task, 0, list(split.seeds))
     ppo = CallablePolicy(lambda obs: model.predict(obs, deterministic=True)[0], "ppo", None)
     random_outcomes = run_episodes(task, split, plans, RandomPolicy(), num_envs=16)
@@ -477,8 +505,10 @@ def test_ppo_learns_maze(one_torch_thread):
     ppo_return = np.mean([o.episode_return for o in ppo_outcomes])
     random_success = np.mean([o.success for o in random_outcomes])
     ppo_success = np.mean([o.success for o in ppo_outcomes])
-    print(f"Maze 7x7 train split: random return {random_return:.3f} success {random_success:.2f}; "
-          f"PPO return {ppo_return:.3f} success {ppo_success:.2f}")
+    print(
+        f"Maze 7x7 train split: random return {random_return:.3f} success {random_success:.2f}; "
+        f"PPO return {ppo_return:.3f} success {ppo_success:.2f}"
+    )
     # measured: random -0.30 / 0.16, PPO (100k steps) 0.28 / 0.53
     assert ppo_return > random_return + 0.3
     assert ppo_success > 2 * random_success and ppo_success >= 0.35
@@ -508,8 +538,17 @@ def test_ppo_with_parameter_sharing_learns_mapf(one_torch_thread):
     rng = np.random.default_rng(0)
     random_rate = _individual_success(env_kwargs, lambda obs, k: rng.integers(0, 5, size=k))
     model = PPO(
-        "MultiInputPolicy", env, n_steps=64, batch_size=256, n_epochs=4, learning_rate=1e-3, ent_coef=0.01,
-        gamma=0.95, gae_lambda=0.95, policy_kwargs={"net_arch": [64, 64]}, seed=0,
+        "MultiInputPolicy",
+        env,
+        n_steps=64,
+        batch_size=256,
+        n_epochs=4,
+        learning_rate=1e-3,
+        ent_coef=0.01,
+        gamma=0.95,
+        gae_lambda=0.95,
+        policy_kwargs={"net_arch": [64, 64]},
+        seed=0,
     )
     model.learn(60_000)
     ppo_rate = _individual_success(env_kwargs, lambda obs, k: model.predict(obs, deterministic=True)[0])
@@ -548,8 +587,16 @@ def test_ppo_with_parameter_sharing_improves_navigation(one_torch_thread):
     """
     env = make_vec_env(NAV, 8, seed=0, env_kwargs=SMALL_NAV)
     model = PPO(
-        "MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=4, learning_rate=1e-3, gamma=0.95, gae_lambda=0.95,
-        policy_kwargs={"net_arch": [64, 64]}, seed=0,
+        "MlpPolicy",
+        env,
+        n_steps=128,
+        batch_size=512,
+        n_epochs=4,
+        learning_rate=1e-3,
+        gamma=0.95,
+        gae_lambda=0.95,
+        policy_kwargs={"net_arch": [64, 64]},
+        seed=0,
     )
     model.learn(100_000)
     rng = np.random.default_rng(0)
@@ -574,10 +621,17 @@ def test_sac_her_learns_panda_reach(one_torch_thread):
         pytest.skip(f"needs the {registration.spec(reach).missing_extras[0]} extra")
     env = make_vec_env(reach, 4, seed=0)
     model = SAC(
-        "MultiInputPolicy", env, replay_buffer_class=HerReplayBuffer,
+        "MultiInputPolicy",
+        env,
+        replay_buffer_class=HerReplayBuffer,
         replay_buffer_kwargs={"n_sampled_goal": 4, "goal_selection_strategy": "future"},
-        learning_starts=500, batch_size=256, gamma=0.95, learning_rate=1e-3, tau=0.05,
-        policy_kwargs={"net_arch": [64, 64]}, seed=0,
+        learning_starts=500,
+        batch_size=256,
+        gamma=0.95,
+        learning_rate=1e-3,
+        tau=0.05,
+        policy_kwargs={"net_arch": [64, 64]},
+        seed=0,
     )
     model.learn(12_000)
     evaluation = make_vec_env(reach, 8, seed=10_000)

@@ -13,12 +13,19 @@ TINY_SUITE = {
     "description": "Two short Maze tasks for the tests.",
     "tasks": [
         {
-            "id": "maze-test", "env": "benchmarkzoo/Maze-v0", "scenario_set": "gridworld/maze", "split": "test",
+            "id": "maze-test",
+            "env": "benchmarkzoo/Maze-v0",
+            "scenario_set": "gridworld/maze",
+            "split": "test",
             "episodes": 7,
         },
         {
-            "id": "maze-ood", "env": "benchmarkzoo/Maze-v0", "scenario_set": "gridworld/maze", "split": "ood",
-            "episodes": 5, "env_kwargs": {"max_episode_steps": 150},
+            "id": "maze-ood",
+            "env": "benchmarkzoo/Maze-v0",
+            "scenario_set": "gridworld/maze",
+            "split": "ood",
+            "episodes": 5,
+            "env_kwargs": {"max_episode_steps": 150},
         },
     ],
 }

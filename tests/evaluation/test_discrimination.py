@@ -48,8 +48,12 @@ def test_baseline_beats_random(name, task_id):
 def _episodes(scores, hashes):
     n = len(scores)
     return PolicyEpisodes(
-        seeds=tuple(range(n)), scenario_seeds=tuple(range(n)), scenario_hashes=tuple(hashes), scores=tuple(scores),
-        steps=n, wall_time_s=0.0,
+        seeds=tuple(range(n)),
+        scenario_seeds=tuple(range(n)),
+        scenario_hashes=tuple(hashes),
+        scores=tuple(scores),
+        steps=n,
+        wall_time_s=0.0,
     )
 
 

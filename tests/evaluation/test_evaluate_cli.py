@@ -24,8 +24,9 @@ def shipped_suites():
 def test_evaluate_then_validate(tmp_path, tiny_suite, monkeypatch):
     out = tmp_path / "baseline.json"
     runner = CliRunner()
-    result = runner.invoke(cli, ["evaluate", "--suite", str(tiny_suite), "--policy", "baseline", "--num-envs", "3",
-                                 "--out", str(out)])
+    result = runner.invoke(
+        cli, ["evaluate", "--suite", str(tiny_suite), "--policy", "baseline", "--num-envs", "3", "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert f"results written to {out}" in result.output
     data = json.loads(out.read_text())
@@ -45,8 +46,10 @@ def test_evaluate_unknown_suite_exit_2(tmp_path):
     assert result.exit_code == 2 and "No suite named 'no-such-suite-v0'" in result.output
     assert "Traceback" not in result.output
     typo = tmp_path / "typo.yaml"
-    typo.write_text("name: typo-v0\ndescription: x\ntasks:\n- id: a\n  env: benchmarkzoo/Maze-v0\n  scenario_set: "
-                    "gridworld/maze\n  split: test\n  episods: 3\n")
+    typo.write_text(
+        "name: typo-v0\ndescription: x\ntasks:\n- id: a\n  env: benchmarkzoo/Maze-v0\n  scenario_set: "
+        "gridworld/maze\n  split: test\n  episods: 3\n"
+    )
     result = CliRunner().invoke(cli, ["evaluate", "--suite", str(typo), "--policy", "random"])
     assert result.exit_code == 2 and "episods" in result.output
 

@@ -72,8 +72,21 @@ def setup(tmp_path_factory, suite_writer):
 
 
 def _command(suite: Path, spec: str, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "benchmarkzoo", "evaluate", "--suite", str(suite), "--policy", spec,
-            "--num-envs", "2", "--out", str(out), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "benchmarkzoo",
+        "evaluate",
+        "--suite",
+        str(suite),
+        "--policy",
+        spec,
+        "--num-envs",
+        "2",
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
@@ -177,8 +190,9 @@ def test_an_existing_out_is_not_overwritten_without_resume_or_restart(setup, tmp
     result = runner.invoke(cli, ["evaluate", "--suite", str(suite), "--policy", spec, "--out", str(out)])
     assert result.exit_code == 2, result.output
     assert "exists: continue it with --resume, start over with --restart" in result.output
-    result = runner.invoke(cli, ["evaluate", "--suite", str(suite), "--policy", spec, "--resume", "--restart",
-                                 "--out", str(out)])
+    result = runner.invoke(
+        cli, ["evaluate", "--suite", str(suite), "--policy", spec, "--resume", "--restart", "--out", str(out)]
+    )
     assert result.exit_code == 2 and "give one of them" in result.output
     assert out.read_text() == "earlier work"
 
@@ -194,8 +208,9 @@ def test_sigkill_of_the_cli_leaves_no_process_behind(setup, tmp_path, backend, w
     suite, spec, _ = setup
     out = tmp_path / "results.json"
     cmd = _command(suite, spec, out, "--backend", backend, "--workers", str(workers))
-    proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "0.02"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, "BZ_SLOW": "0.02"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     descendants: list[int] = []
     try:
         parent = psutil.Process(proc.pid)
@@ -222,8 +237,9 @@ def test_a_killed_pool_worker_ends_the_run_with_one_line(setup, tmp_path, backen
     suite, spec, reference = setup
     out = tmp_path / "results.json"
     cmd = _command(suite, spec, out, "--backend", backend, "--workers", "2")
-    proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "0.02"},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, "BZ_SLOW": "0.02"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     _wait(lambda: len(_workers(proc)) == 2 and _episodes_in(out) >= 2, proc)
     victim = _workers(proc)[0].pid
     descendants = [p.pid for p in psutil.Process(proc.pid).children(recursive=True)]
@@ -248,8 +264,9 @@ def test_a_killed_ray_worker_is_replayed_by_ray(setup, tmp_path):
     suite, spec, reference = setup
     out = tmp_path / "results.json"
     cmd = _command(suite, spec, out, "--backend", "ray", "--workers", "2")
-    proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "0.02"},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, env={**os.environ, "BZ_SLOW": "0.02"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
     def playing() -> list[int]:  # Ray titles a worker process after the task it runs
         found = []
@@ -349,9 +366,7 @@ def test_a_missing_ray_is_one_line_naming_the_extra(setup, tmp_path):
     ("fault", "message"),
     [("exit", "called sys.exit(3); a policy returns actions or raises"), ("raise", "raised RuntimeError: boom")],
 )
-def test_a_policy_that_exits_or_raises_fails_its_task_and_keeps_its_episodes(
-    setup, tmp_path, fault, message, workers
-):
+def test_a_policy_that_exits_or_raises_fails_its_task_and_keeps_its_episodes(setup, tmp_path, fault, message, workers):
     suite, spec, reference = setup
     out = tmp_path / "results.json"
     fault_seed = str(derive_seed(0, "maze-test", 5))
@@ -368,8 +383,9 @@ def test_a_policy_that_exits_or_raises_fails_its_task_and_keeps_its_episodes(
         assert kept >= 4  # episodes 0-3 ended before episode 5 started
     assert "1 task(s) failed (maze-test); their finished episodes are kept" in done.stderr
     played = []
-    results = evaluate(suite, spec, num_envs=2, out=out, resume=True,
-                       on_episode=lambda t, o, s: played.append((t, o.index)))
+    results = evaluate(
+        suite, spec, num_envs=2, out=out, resume=True, on_episode=lambda t, o, s: played.append((t, o.index))
+    )
     assert sorted(played) == sorted(("maze-test", k) for k in set(range(7)) - {e["index"] for e in first["episodes"]})
     assert raw(results) == raw(reference)
 
@@ -380,10 +396,14 @@ def test_a_policy_that_exits_or_raises_fails_its_task_and_keeps_its_episodes(
 def test_an_incomplete_task_is_refused_as_incomplete(setup, monkeypatch):
     suite, _, reference = setup
     last = reference.tasks[1]
-    interrupted = reference.model_copy(update={"tasks": [
-        reference.tasks[0],
-        last.model_copy(update={"status": "incomplete", "episodes": last.episodes[:3], "aggregates": None}),
-    ]})
+    interrupted = reference.model_copy(
+        update={
+            "tasks": [
+                reference.tasks[0],
+                last.model_copy(update={"status": "incomplete", "episodes": last.episodes[:3], "aggregates": None}),
+            ]
+        }
+    )
     monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", suite.parent)
     with pytest.raises(SubmissionError, match=r"task maze-ood is incomplete \(3 of 5 episodes\); .* --resume"):
         validate(interrupted)

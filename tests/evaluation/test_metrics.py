@@ -18,8 +18,9 @@ def matrices():
     rng = np.random.default_rng(1234)
     for num_runs, num_tasks in SHAPES:
         # Normalized-score-like data: some tasks above the baseline level 1, some below, some heavy tails.
-        yield rng.normal(loc=rng.uniform(-0.5, 1.5, num_tasks), scale=rng.uniform(0.1, 1.0, num_tasks),
-                         size=(num_runs, num_tasks))
+        yield rng.normal(
+            loc=rng.uniform(-0.5, 1.5, num_tasks), scale=rng.uniform(0.1, 1.0, num_tasks), size=(num_runs, num_tasks)
+        )
         yield rng.standard_t(df=2, size=(num_runs, num_tasks))
 
 
@@ -120,8 +121,17 @@ def test_task_and_suite_aggregates_from_raw_returns():
     def task(task_id, rets):
         eps = _episodes(rets)
         return TaskResult(
-            id=task_id, env_id="x", env_spec={}, scenario_set="s", split="test", status="ok", references=refs,
-            episodes=eps, aggregates=task_aggregates(eps, refs), steps=len(eps), wall_time_s=0.0,
+            id=task_id,
+            env_id="x",
+            env_spec={},
+            scenario_set="s",
+            split="test",
+            status="ok",
+            references=refs,
+            episodes=eps,
+            aggregates=task_aggregates(eps, refs),
+            steps=len(eps),
+            wall_time_s=0.0,
         )
 
     tasks = [task("a", returns), task("b", [1.0, 1.0, -1.0, 3.0])]

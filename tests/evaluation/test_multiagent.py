@@ -17,8 +17,12 @@ MA_SUITE = {
     "description": "MAPF test, few short episodes.",
     "tasks": [
         {
-            "id": "mapf-test", "env": "benchmarkzoo/MAPF-v0", "scenario_set": "multiagent/mapf", "split": "test",
-            "episodes": 7, "env_kwargs": {"max_cycles": 40},
+            "id": "mapf-test",
+            "env": "benchmarkzoo/MAPF-v0",
+            "scenario_set": "multiagent/mapf",
+            "split": "test",
+            "episodes": 7,
+            "env_kwargs": {"max_cycles": 40},
         },
     ],
 }
@@ -101,8 +105,12 @@ MOMA_SUITE = {
     "description": "MO-MAPF test, few short episodes, scored by the team's utility.",
     "tasks": [
         {
-            "id": "mo-mapf-test", "env": "benchmarkzoo/MO-MAPF-v0", "scenario_set": "multiagent/mapf",
-            "split": "test", "episodes": 4, "env_kwargs": {"max_cycles": 40},
+            "id": "mo-mapf-test",
+            "env": "benchmarkzoo/MO-MAPF-v0",
+            "scenario_set": "multiagent/mapf",
+            "split": "test",
+            "episodes": 4,
+            "env_kwargs": {"max_cycles": 40},
             "score": {"kind": "utility", "weights": [1.0, 0.01, 0.01]},
             "multi_objective": {"reference_point": [-1.0, -321.0, -321.0], "weight_steps": 4},
         },

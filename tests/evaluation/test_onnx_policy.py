@@ -72,8 +72,10 @@ def test_export_writes_the_committed_bytes(tmp_path):
     model = __import__("onnx").load(out)
     meta = {p.key: p.value for p in model.metadata_props}
     assert meta["benchmarkzoo.algorithm"] == "PPO"
-    assert meta["benchmarkzoo.source_sha256"] == __import__("hashlib").sha256(
-        (POLICIES / "ppo-treasure.zip").read_bytes()).hexdigest()
+    assert (
+        meta["benchmarkzoo.source_sha256"]
+        == __import__("hashlib").sha256((POLICIES / "ppo-treasure.zip").read_bytes()).hexdigest()
+    )
 
 
 @pytest.mark.parametrize("algorithm", ["PPO", "SAC"])
@@ -103,16 +105,19 @@ def test_continuous_actions_within_tolerance(tmp_path, algorithm):
 
 def test_evaluate_with_onnx_equals_sb3(tmp_path):
     """The protocol's results with onnx: equal those with sb3: episode for episode (a few per task)."""
-    onnx = evaluate("quickstart-v0", f"onnx:{POLICIES / 'ppo-maze.onnx'}", episodes=6, num_envs=4,
-                    out=tmp_path / "onnx.json")
+    onnx = evaluate(
+        "quickstart-v0", f"onnx:{POLICIES / 'ppo-maze.onnx'}", episodes=6, num_envs=4, out=tmp_path / "onnx.json"
+    )
     sb3 = evaluate("quickstart-v0", f"sb3:{POLICIES / 'ppo-maze.zip'}", episodes=6, num_envs=4)
     for a, b in zip(onnx.tasks, sb3.tasks):
         assert a.status == b.status == "ok"
         assert [e.model_dump() for e in a.episodes] == [e.model_dump() for e in b.episodes]
     written = json.loads((tmp_path / "onnx.json").read_text())
     assert written["policy"]["kind"] == "onnx"
-    assert written["policy"]["content_hash"] == __import__("hashlib").sha256(
-        (POLICIES / "ppo-maze.onnx").read_bytes()).hexdigest()
+    assert (
+        written["policy"]["content_hash"]
+        == __import__("hashlib").sha256((POLICIES / "ppo-maze.onnx").read_bytes()).hexdigest()
+    )
 
 
 def test_refusals_name_what_was_expected(tmp_path):
@@ -132,8 +137,14 @@ def test_refusals_name_what_was_expected(tmp_path):
 
     model = onnx.load(POLICIES / "ppo-treasure.onnx")
     external = tmp_path / "external.onnx"
-    onnx.save_model(model, external, save_as_external_data=True, all_tensors_to_one_file=True,
-                    location="weights.bin", size_threshold=0)
+    onnx.save_model(
+        model,
+        external,
+        save_as_external_data=True,
+        all_tensors_to_one_file=True,
+        location="weights.bin",
+        size_threshold=0,
+    )
     with pytest.raises(PolicyError, match="external files"):
         OnnxPolicy(external)
 

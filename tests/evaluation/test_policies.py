@@ -55,12 +55,20 @@ OOD_FIRST = {
     "description": "The ood task, then the test task.",
     "tasks": [
         {
-            "id": "maze-ood", "env": "benchmarkzoo/Maze-v0", "scenario_set": "gridworld/maze", "split": "ood",
-            "episodes": 3, "env_kwargs": {"max_episode_steps": 30},
+            "id": "maze-ood",
+            "env": "benchmarkzoo/Maze-v0",
+            "scenario_set": "gridworld/maze",
+            "split": "ood",
+            "episodes": 3,
+            "env_kwargs": {"max_episode_steps": 30},
         },
         {
-            "id": "maze-test", "env": "benchmarkzoo/Maze-v0", "scenario_set": "gridworld/maze", "split": "test",
-            "episodes": 4, "env_kwargs": {"max_episode_steps": 30},
+            "id": "maze-test",
+            "env": "benchmarkzoo/Maze-v0",
+            "scenario_set": "gridworld/maze",
+            "split": "test",
+            "episodes": 4,
+            "env_kwargs": {"max_episode_steps": 30},
         },
     ],
 }

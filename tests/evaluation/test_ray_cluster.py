@@ -51,9 +51,23 @@ class Node:
         self.log = log
         with log.open("wb") as out:
             self.process = subprocess.Popen(
-                [RAY, "start", "--block", "--node-ip-address", "127.0.0.1", "--num-cpus", "1",
-                 "--disable-usage-stats", "--dashboard-agent-listen-port", str(free_port()), *args],
-                env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                [
+                    RAY,
+                    "start",
+                    "--block",
+                    "--node-ip-address",
+                    "127.0.0.1",
+                    "--num-cpus",
+                    "1",
+                    "--disable-usage-stats",
+                    "--dashboard-agent-listen-port",
+                    str(free_port()),
+                    *args,
+                ],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
 
     def wait_started(self) -> None:
@@ -110,10 +124,12 @@ def start_cluster(tmp: Path, ray_dir: str, env: dict[str, str], workers: int) ->
 
 
 def alive_nodes(address: str, env: dict[str, str]) -> int:
-    script = (f"import ray; ray.init(address={address!r}, log_to_driver=False); "
-              "print(sum(n['Alive'] for n in ray.nodes()))")
-    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                          timeout=START_TIMEOUT_S)
+    script = (
+        f"import ray; ray.init(address={address!r}, log_to_driver=False); print(sum(n['Alive'] for n in ray.nodes()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=START_TIMEOUT_S
+    )
     return int(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else 0
 
 
@@ -155,9 +171,26 @@ def token_cluster(tmp_path_factory):
 def evaluate(tmp: Path, name: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     out = tmp / f"{name}.json"
     return subprocess.run(
-        [sys.executable, "-m", "benchmarkzoo", "evaluate", "--suite", "quickstart-v0", "--policy", "random",
-         "--episodes", EPISODES, "--out", str(out), *args],
-        env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, cwd=REPO,
+        [
+            sys.executable,
+            "-m",
+            "benchmarkzoo",
+            "evaluate",
+            "--suite",
+            "quickstart-v0",
+            "--policy",
+            "random",
+            "--episodes",
+            EPISODES,
+            "--out",
+            str(out),
+            *args,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        cwd=REPO,
     )
 
 
@@ -202,16 +235,30 @@ def test_a_token_cluster_without_token_or_with_another_gives_one_line(token_clus
     address, _ = token_cluster
     missing = evaluate(tmp_path, "none", clean_env(), "--backend", "ray", "--ray-address", address)
     assert_one_line_error(missing, "requires token authentication", "RAY_AUTH_MODE=token")
-    wrong = evaluate(tmp_path, "wrong", clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN="0" * 32),
-                     "--backend", "ray", "--ray-address", address)
+    wrong = evaluate(
+        tmp_path,
+        "wrong",
+        clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN="0" * 32),
+        "--backend",
+        "ray",
+        "--ray-address",
+        address,
+    )
     assert_one_line_error(wrong, "refused this process's token", "RAY_AUTH_TOKEN")
 
 
 @pytest.mark.slow  # starts Ray nodes with `ray start`: about a minute each on a quiet machine
 def test_a_token_cluster_with_its_token_evaluates(token_cluster, tmp_path):
     address, token = token_cluster
-    done = evaluate(tmp_path, "token", clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token),
-                    "--backend", "ray", "--ray-address", address)
+    done = evaluate(
+        tmp_path,
+        "token",
+        clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token),
+        "--backend",
+        "ray",
+        "--ray-address",
+        address,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     native = evaluate(tmp_path, "native", clean_env())
     assert native.returncode == 0, native.stderr[-3000:]

@@ -65,8 +65,20 @@ def _episodes_in(path) -> int:
 def test_killed_run_resumes_bit_identical(setup, tmp_path, sig):
     suite, spec, reference = setup
     out = tmp_path / "results.json"
-    cmd = [sys.executable, "-m", "benchmarkzoo", "evaluate", "--suite", str(suite), "--policy", spec,
-           "--num-envs", "2", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "benchmarkzoo",
+        "evaluate",
+        "--suite",
+        str(suite),
+        "--policy",
+        spec,
+        "--num-envs",
+        "2",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while _episodes_in(out) < 3 and proc.poll() is None and time.monotonic() < deadline:
@@ -124,8 +136,13 @@ def test_a_failed_task_resumes_from_its_kept_episodes_and_an_interrupted_resume_
     evaluate(suite, spec, num_envs=2, out=out)
     data = json.loads(out.read_text())
     first = data["tasks"][0]
-    first.update(status="failed", error="policy 'slow-random' raised RuntimeError: x", aggregates=None,
-                 pareto_fronts=None, episodes=first["episodes"][:3])
+    first.update(
+        status="failed",
+        error="policy 'slow-random' raised RuntimeError: x",
+        aggregates=None,
+        pareto_fronts=None,
+        episodes=first["episodes"][:3],
+    )
     out.write_text(json.dumps(data, indent=1))
     later_task = data["tasks"][1]
     # Ctrl-C while the failed task's missing episodes play: the later task, not reached yet, stays in the file.
@@ -139,7 +156,8 @@ def test_a_failed_task_resumes_from_its_kept_episodes_and_an_interrupted_resume_
     assert indices[:3] == [0, 1, 2] and 5 not in indices and len(indices) >= 4
     monkeypatch.delenv("BZ_INTERRUPT_SEED")
     played = []
-    results = evaluate(suite, spec, num_envs=2, out=out, resume=True,
-                       on_episode=lambda t, o, s: played.append((t, o.index)))
+    results = evaluate(
+        suite, spec, num_envs=2, out=out, resume=True, on_episode=lambda t, o, s: played.append((t, o.index))
+    )
     assert sorted(played) == [("maze-test", k) for k in range(7) if k not in indices]
     assert raw(results) == raw(reference)

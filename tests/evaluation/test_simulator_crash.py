@@ -136,7 +136,6 @@ def test_policy_errors_stay_policy_errors(signal_task):
         run_episodes(task, split, plans, Broken(), "native", 1)
 
 
-
 class KillOnce(KillingRandom):
     """``KillingRandom`` as a ``file.py:Class`` policy for ``evaluate``: one kill, at the fifth ``act``."""
 
@@ -165,6 +164,7 @@ def test_killed_sumo_of_a_multiagent_task_is_restarted():
     assert len(policy.killed) == 1
     assert _raw(outcomes) == _raw(reference)
     assert [o.simulator_restarts for o in outcomes] == [1, 0]
+
 
 def test_killed_panda_worker_is_restarted_and_outcomes_are_the_undisturbed_ones():
     pytest.importorskip("pybullet", reason="needs the robotics extra: pip install 'benchmarkzoo[robotics]'")

@@ -49,10 +49,14 @@ def real_board(quickstart_results: dict[str, Path], root: Path, mo: dict[str, Pa
 
 
 def _hostile(results: Results, name: str, kind: str, spec: str) -> Results:
-    provenance = results.provenance.model_copy(update={
-        "cpu": QUOTES, "platform": LONG, "backend": IMG_KIND,
-        "dependencies": {**results.provenance.dependencies, SCRIPT_NAME: JS_URL},
-    })
+    provenance = results.provenance.model_copy(
+        update={
+            "cpu": QUOTES,
+            "platform": LONG,
+            "backend": IMG_KIND,
+            "dependencies": {**results.provenance.dependencies, SCRIPT_NAME: JS_URL},
+        }
+    )
     tasks = []
     for task in results.tasks:
         metrics = [{SCRIPT_NAME: float(e.length), "plain": 1.0} for e in task.episodes]

@@ -33,8 +33,10 @@ def test_interval_matches_rliable():
     y = rng.normal([0.0, 1.0, 0.2], 1.0, size=(30, 3))
     low, high = metrics.probability_of_improvement_ci(list(x.T), list(y.T), reps=1000)
     _, intervals = rliable_library.get_interval_estimates(
-        {"xy": [x, y]}, lambda a, b: np.array([rliable_metrics.probability_of_improvement(a, b)]),
-        reps=1000, random_state=np.random.RandomState(0),
+        {"xy": [x, y]},
+        lambda a, b: np.array([rliable_metrics.probability_of_improvement(a, b)]),
+        reps=1000,
+        random_state=np.random.RandomState(0),
     )
     expected_low, expected_high = intervals["xy"].ravel()
     assert low == pytest.approx(expected_low, abs=0.03) and high == pytest.approx(expected_high, abs=0.03)
@@ -48,8 +50,9 @@ def test_compare_real_results(quickstart_results):
     assert result.ci[0] <= result.probability <= result.ci[1]
     reverse = compare_files(quickstart_results["random"], quickstart_results["baseline"])
     assert reverse.probability == pytest.approx(1.0 - result.probability)
-    out = CliRunner().invoke(cli, ["leaderboard", "compare", str(quickstart_results["baseline"]),
-                                   str(quickstart_results["random"])])
+    out = CliRunner().invoke(
+        cli, ["leaderboard", "compare", str(quickstart_results["baseline"]), str(quickstart_results["random"])]
+    )
     assert out.exit_code == 0 and f"P(baseline > random) = {result.probability:.3f}" in out.output
 
 

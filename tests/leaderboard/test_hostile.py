@@ -49,7 +49,11 @@ def test_cli_validate_refuses_every_corpus_file_with_its_reason():
     files = _cases("validate")
     done = subprocess.run(
         [sys.executable, "-m", "benchmarkzoo", "leaderboard", "validate", *files],
-        cwd=CORPUS, capture_output=True, text=True, errors="surrogateescape", timeout=900,
+        cwd=CORPUS,
+        capture_output=True,
+        text=True,
+        errors="surrogateescape",
+        timeout=900,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 2

@@ -108,8 +108,14 @@ def _rollout(spec: registration.EnvSpec, policy: str, episodes: int = 2) -> tupl
     split = "test" if "test" in scenario_set.splits else next(iter(scenario_set.splits))
     limit_key = "max_episode_steps" if spec.kind in ("single", "mo") else "max_cycles"
     kwargs = {limit_key: SHORT[spec.family]} if spec.family in SHORT else {}
-    task = Task(id="plausibility", env=spec.id, scenario_set=scenario_set.name, split=split, episodes=episodes,
-                env_kwargs=kwargs)
+    task = Task(
+        id="plausibility",
+        env=spec.id,
+        scenario_set=scenario_set.name,
+        split=split,
+        episodes=episodes,
+        env_kwargs=kwargs,
+    )
     source = scenario_set.split(split)
     plans = plan_episodes(task, 0, list(source.seeds))
     outcomes = run_episodes(task, source, plans, load_policy(policy), num_envs=min(episodes, 2))
@@ -216,8 +222,14 @@ def test_mapf_metrics_out_of_range_are_refused(mapf):
     assert "metric success_rate 1.5 is outside [0, 1]" in message
     message = _refusal(task, spec, result, 0, metrics={**episode.metrics, "makespan": 12.5})
     assert "metric makespan 12.5 is not a whole number" in message
-    assert "the return has 7 agents" in _refusal(task, spec, result, 0, episode_return=episode.episode_return[:7],
-                                                 team_return=math.fsum(episode.episode_return[:7]))
+    assert "the return has 7 agents" in _refusal(
+        task,
+        spec,
+        result,
+        0,
+        episode_return=episode.episode_return[:7],
+        team_return=math.fsum(episode.episode_return[:7]),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -241,8 +253,9 @@ def test_quadrotor_crash_flags_are_checked():
     metrics = {**crashed.metrics, "crashed": 0.0}
     message = _refusal(task, spec, result, crashed.index, metrics=metrics)
     assert f"episode {crashed.index}: the episode ended after" in message and "without crashing" in message
-    assert "metric crashed 2.0 is outside [0, 1]" in _refusal(task, spec, result, 0,
-                                                               metrics={**crashed.metrics, "crashed": 2.0})
+    assert "metric crashed 2.0 is outside [0, 1]" in _refusal(
+        task, spec, result, 0, metrics={**crashed.metrics, "crashed": 2.0}
+    )
     missing = {k: v for k, v in crashed.metrics.items() if k != "out_of_bounds"}
     assert "metric 'out_of_bounds' is missing" in _refusal(task, spec, result, 0, metrics=missing)
 
@@ -305,8 +318,10 @@ def test_combat_win_needs_every_enemy_killed():
 def test_a_recomputed_forgery_is_refused_by_validate():
     """The issue's forgery: Maze returns of 1e6 with the aggregates recomputed to match."""
     results = _load("quickstart-v0/random")
-    tasks = [t.model_copy(update={"episodes": [e.model_copy(update={"episode_return": 1e6}) for e in t.episodes]})
-             for t in results.tasks]
+    tasks = [
+        t.model_copy(update={"episodes": [e.model_copy(update={"episode_return": 1e6}) for e in t.episodes]})
+        for t in results.tasks
+    ]
     forged = recompute(results.model_copy(update={"tasks": tasks}))
     with pytest.raises(SubmissionError, match=r"^task maze-test, episode 0: return 1000000.0 is outside \["):
         validate(forged)
@@ -327,16 +342,20 @@ def test_info_shows_the_outcome_bounds():
     assert "sum_of_costs" in table.stdout and "agents: 8" in table.stdout
     data = json.loads(runner.invoke(cli, ["info", "Maze-v0", "--json"]).stdout)["outcome_bounds"]
     assert data["max_length"] == 200 and data["success"] is True
-    assert data["objectives"] == [{"name": "return", "step": [-0.01, -0.01], "once": [0.0, 1.01],
-                                   "total": [None, None]}]
+    assert data["objectives"] == [
+        {"name": "return", "step": [-0.01, -0.01], "once": [0.0, 1.01], "total": [None, None]}
+    ]
     assert data["rules"][0].startswith("success iff the episode terminated at the goal")
 
 
 def test_the_submission_s_own_env_spec_loosens_nothing(maze):
     """Bounds come from the suite's task and the registry, never from what the file says it ran."""
     task, spec, result = maze
-    claimed = {**result.env_spec, "max_episode_steps": 10**6, "kwargs": {**result.env_spec["kwargs"],
-                                                                         "goal_reward": 1e6}}
+    claimed = {
+        **result.env_spec,
+        "max_episode_steps": 10**6,
+        "kwargs": {**result.env_spec["kwargs"], "goal_reward": 1e6},
+    }
     forged = result.model_copy(update={"env_spec": claimed})
     message = _refusal(task, spec, forged, 0, episode_return=1e6 - 0.01 * (result.episodes[0].length - 1))
     assert "is outside [" in message and "benchmarkzoo/Maze-v0's episode of" in message

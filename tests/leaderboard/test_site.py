@@ -54,12 +54,27 @@ def _all_files(folder):
 # --- the templating layer, fed hostile strings directly ---------------------------------------
 
 
-@pytest.mark.parametrize("url", [
-    "javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)",
-    "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)", "//evil.example/x", "/etc/passwd",
-    "file:///etc/passwd", "https://", 'https://example.org/"onmouseover="alert(1)', "https://ex ample.org",
-    "http://example.org/<script>", "", None, 42,
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "JavaScript:alert(1)",
+        " javascript:alert(1)",
+        "java\tscript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+        "//evil.example/x",
+        "/etc/passwd",
+        "file:///etc/passwd",
+        "https://",
+        'https://example.org/"onmouseover="alert(1)',
+        "https://ex ample.org",
+        "http://example.org/<script>",
+        "",
+        None,
+        42,
+    ],
+)
 def test_only_http_urls_become_links(url):
     assert not is_http_url(url)
     html = str(link(url))
@@ -81,11 +96,28 @@ def test_every_template_escapes_submission_strings(hostile):
     env = environment()
     assert env.autoescape is True
     entry = {
-        "rank": 1, "policy": hostile, "policy_kind": hostile, "href": "s/submissions/x.html", "iqm": 1.0,
-        "iqm_ci": [0.5, 1.5], "mean": 1.0, "optimality_gap": 0.0, "steps_per_s": 10.0, "tasks": {},
+        "rank": 1,
+        "policy": hostile,
+        "policy_kind": hostile,
+        "href": "s/submissions/x.html",
+        "iqm": 1.0,
+        "iqm_ci": [0.5, 1.5],
+        "mean": 1.0,
+        "optimality_gap": 0.0,
+        "steps_per_s": 10.0,
+        "tasks": {},
     }
-    suite = {"name": hostile, "description": hostile, "href": "s/index.html", "entries": [entry], "tasks": [],
-             "intervals": None, "profile": None, "improvement": None, "pairs": []}
+    suite = {
+        "name": hostile,
+        "description": hostile,
+        "href": "s/index.html",
+        "entries": [entry],
+        "tasks": [],
+        "intervals": None,
+        "profile": None,
+        "improvement": None,
+        "pairs": [],
+    }
     html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
     assert "<script>alert" not in html and "<img src=x" not in html and "<svg onload" not in html
     assert 'href="javascript' not in html.lower()
@@ -97,11 +129,28 @@ def test_every_template_escapes_submission_strings(hostile):
 def test_control_and_format_characters_never_reach_a_page(hostile):
     """Validation refuses them; the pages do not rely on it (every value goes through ``visible``)."""
     entry = {
-        "rank": 1, "policy": hostile, "policy_kind": hostile, "href": "s/submissions/x.html", "iqm": 1.0,
-        "iqm_ci": [0.5, 1.5], "mean": 1.0, "optimality_gap": 0.0, "steps_per_s": 10.0, "tasks": {},
+        "rank": 1,
+        "policy": hostile,
+        "policy_kind": hostile,
+        "href": "s/submissions/x.html",
+        "iqm": 1.0,
+        "iqm_ci": [0.5, 1.5],
+        "mean": 1.0,
+        "optimality_gap": 0.0,
+        "steps_per_s": 10.0,
+        "tasks": {},
     }
-    suite = {"name": hostile, "description": hostile, "href": "s/index.html", "entries": [entry], "tasks": [],
-             "intervals": None, "profile": None, "improvement": None, "pairs": []}
+    suite = {
+        "name": hostile,
+        "description": hostile,
+        "href": "s/index.html",
+        "entries": [entry],
+        "tasks": [],
+        "intervals": None,
+        "profile": None,
+        "improvement": None,
+        "pairs": [],
+    }
     html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
     html += str(link(hostile))
     assert [c for c in html if c not in "\n\t" and unicodedata.category(c).startswith("C")] == []
@@ -143,17 +192,17 @@ def test_site_pages_and_numbers(board_root):
     assert overview.index(">baseline</a>") < overview.index(">random</a>")
     for entry in entries:
         assert f'data-value="{entry["iqm"]}">{entry["iqm"]:.3f}<' in overview
-        assert f'[{entry["iqm_ci"][0]:.3f}, {entry["iqm_ci"][1]:.3f}]' in overview
+        assert f"[{entry['iqm_ci'][0]:.3f}, {entry['iqm_ci'][1]:.3f}]" in overview
         page = site / "quickstart-v0" / "submissions" / (entry["submission"].rsplit("/", 1)[1][:-5] + ".html")
         html = page.read_text()
         results = json.loads((board_root / entry["submission"]).read_text())
         assert (results["policy"]["content_hash"] or "—") in html and results["provenance"]["cpu"] in html
-        assert f'{results["provenance"]["steps_per_s"]:.0f}' in html
+        assert f"{results['provenance']['steps_per_s']:.0f}" in html
         assert json.loads(page.with_suffix(".json").read_text()) == results
     for task in ("maze-test", "maze-ood"):
         html = (site / "quickstart-v0" / "tasks" / f"{task}.html").read_text()
         for entry in entries:
-            assert f'{entry["tasks"][task]["success_rate"] * 100:.0f}%' in html
+            assert f"{entry['tasks'][task]['success_rate'] * 100:.0f}%" in html
         assert f"plots/task-{task}-returns.svg" in html
     for plot in ("intervals", "profile", "improvement"):
         assert (site / "quickstart-v0" / "plots" / f"{plot}.svg").read_bytes().startswith(b"<?xml")
@@ -176,7 +225,7 @@ def test_pareto_plots_and_table_on_multi_objective_tasks_only(board_root):
             data = (site / "mo-v0" / src).read_bytes()
             assert data.startswith(b"<?xml") and b"<script" not in data
         assert "exact Pareto front" in html and "first 6 of the 100 scenarios" in html
-        table = html[html.index('<table class="mo-results">'):]
+        table = html[html.index('<table class="mo-results">') :]
         table = table[: table.index("</table>")]
         rows = table.split('<tr class="entry"')[1:]
         assert len(rows) == len(entries)

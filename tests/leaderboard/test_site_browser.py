@@ -32,8 +32,13 @@ from .site_data import (
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 README_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "leaderboard-overview.png"
 
@@ -232,4 +237,3 @@ def test_hostile_submissions_are_shown_inert(sites, page):
     _assert_inert(page)
     assert page.locator("h1").inner_text() == HOSTILE_SUITE
     assert page.events == []
-

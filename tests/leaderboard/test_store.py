@@ -64,8 +64,10 @@ def test_build_skips_and_reports_corrupt_submissions(quickstart_results, tmp_pat
     (stored.parent / "truncated-000000000000.json").write_text(stored.read_text()[:100])
     out, refused = build(root)
     assert len(refused) == 2
-    assert any(r.startswith("submissions/quickstart-v0/corrupt-000000000000.json: ") and "aggregates do not match" in r
-               for r in refused)
+    assert any(
+        r.startswith("submissions/quickstart-v0/corrupt-000000000000.json: ") and "aggregates do not match" in r
+        for r in refused
+    )
     assert any("truncated-000000000000.json" in r and "not valid JSON" in r for r in refused)
     entries = json.loads(out.read_text())["suites"]["quickstart-v0"]["entries"]
     assert [e["policy"] for e in entries] == ["baseline", "random"]

@@ -64,11 +64,20 @@ def test_reserved_names_come_from_the_committed_policies():
     assert models and identity.reserved_names() == ("random", "baseline", *models)
 
 
-@pytest.mark.parametrize(("a", "b", "same"), [
-    ("baseline", "Baseline", True), ("baseline", "BASELINE", True), ("baseline", "b\u0430seline", True),
-    ("baseline", "baseIine", True), ("random", "randorn", True), ("ppo-maze", "\uff50\uff50\uff4f-maze", True),
-    ("random", "random2", False), ("ppo-maze", "ppo-mapf", False), ("alice", "bob", False),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("baseline", "Baseline", True),
+        ("baseline", "BASELINE", True),
+        ("baseline", "b\u0430seline", True),
+        ("baseline", "baseIine", True),
+        ("random", "randorn", True),
+        ("ppo-maze", "\uff50\uff50\uff4f-maze", True),
+        ("random", "random2", False),
+        ("ppo-maze", "ppo-mapf", False),
+        ("alice", "bob", False),
+    ],
+)
 def test_names_are_compared_as_people_read_them(a, b, same):
     assert identity.reads_as(a, b) is same and identity.reads_as(b, a) is same
 
@@ -94,8 +103,9 @@ def test_a_submitter_keeps_a_name_and_nobody_else_can_take_it(root, tmp_path):
             add(forged, root, submitter=submitter)
         assert files_under(root) == before
     with pytest.raises(SubmissionError, match="reads as the existing submitter 'alice'"):
-        add(as_evaluated("random", src, **{"policy.name": "other", "tasks.0.wall_time_s": 1.0}), root,
-            submitter="aIice")
+        add(
+            as_evaluated("random", src, **{"policy.name": "other", "tasks.0.wall_time_s": 1.0}), root, submitter="aIice"
+        )
 
 
 def _umask() -> int:
@@ -129,8 +139,9 @@ def test_add_never_writes_through_a_link(tmp_path):
         root = tmp_path / f"board-{linked.count('/')}"
         (root / linked).parent.mkdir(parents=True, exist_ok=True)
         (root / linked).symlink_to(outside, target_is_directory=True)
-        result = CliRunner().invoke(cli, ["leaderboard", "add", str(committed("random")), "--reference",
-                                          "--root", str(root)])
+        result = CliRunner().invoke(
+            cli, ["leaderboard", "add", str(committed("random")), "--reference", "--root", str(root)]
+        )
         assert result.exit_code == 2 and "is a symbolic link" in result.output and "Traceback" not in result.output
         assert list(outside.iterdir()) == []
 
@@ -153,8 +164,14 @@ def test_build_skips_links_and_hand_committed_forgeries_and_the_site_agrees(root
     no_submitter.pop("submitter")
     no_submitter["policy"]["name"] = "anonymous"
     (folder / "anonymous.json").write_text(json.dumps(no_submitter))
-    for file in ("int-length-10e400.json", "deep-env-spec-900.json", "surrogate-policy-kind.json",
-                 "esc-task-error.json", "duplicate-key-return.json", "float-return-1e308.json"):
+    for file in (
+        "int-length-10e400.json",
+        "deep-env-spec-900.json",
+        "surrogate-policy-kind.json",
+        "esc-task-error.json",
+        "duplicate-key-return.json",
+        "float-return-1e308.json",
+    ):
         shutil.copy(CORPUS / file, folder / file)
     (root / "submissions" / "linked-suite").symlink_to(tmp_path, target_is_directory=True)
 
@@ -172,11 +189,13 @@ def test_build_skips_links_and_hand_committed_forgeries_and_the_site_agrees(root
     board = json.loads((root / "leaderboard.json").read_text())
     entries = board["suites"]["quickstart-v0"]["entries"]
     assert [(e["policy"], e["submitter"]) for e in entries] == [
-        ("baseline", "benchmarkzoo"), ("random", "benchmarkzoo")
+        ("baseline", "benchmarkzoo"),
+        ("random", "benchmarkzoo"),
     ]
     overview = (root / "site" / "quickstart-v0" / "index.html").read_text()
-    site_policies = sorted({p.stem.rsplit("-", 1)[0] for p in (root / "site" / "quickstart-v0" / "submissions").glob(
-        "*.json")})
+    site_policies = sorted(
+        {p.stem.rsplit("-", 1)[0] for p in (root / "site" / "quickstart-v0" / "submissions").glob("*.json")}
+    )
     assert site_policies == ["baseline", "random"] and ">baseline</a>" in overview
     for file in (root / "leaderboard.json", root / "site" / "index.html"):
         assert file.stat().st_mode & 0o777 == 0o666 & ~_umask()
@@ -228,8 +247,15 @@ def test_serve_answers_regular_files_only(root, tmp_path):
             assert response.status == 200 and b">baseline</a>" in response.read()
         with urllib.request.urlopen(base, timeout=10) as response:
             assert response.status == 200  # a folder's index.html
-        for path in ("planted.txt", "planted-dir/secret.txt", "static/inner/secret.txt", "static/",
-                     "../secret.txt", "%2e%2e/secret.txt", "static"):
+        for path in (
+            "planted.txt",
+            "planted-dir/secret.txt",
+            "static/inner/secret.txt",
+            "static/",
+            "../secret.txt",
+            "%2e%2e/secret.txt",
+            "static",
+        ):
             with pytest.raises(urllib.error.HTTPError) as error:
                 urllib.request.urlopen(base + path, timeout=10)
             assert error.value.code == 404, path
@@ -249,9 +275,15 @@ def test_build_output_is_unchanged_by_a_refused_add(root, tmp_path):
     assert build(root)[0].read_bytes() == first and refused == []
 
 
-@pytest.mark.parametrize("content", [
-    "not json", '{"suites": []}', '{"suites": {"s": {"entries": [{"rank": "1"}]}}}', "link",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json",
+        '{"suites": []}',
+        '{"suites": {"s": {"entries": [{"rank": "1"}]}}}',
+        "link",
+    ],
+)
 def test_site_refuses_a_broken_or_linked_leaderboard_json(root, tmp_path, content):
     pytest.importorskip("jinja2", reason="the site needs the 'eval' extra")
     board = root / "leaderboard.json"

@@ -28,7 +28,10 @@ SOURCE = sorted(COMMITTED.glob("random-*.json"))[0]
 GENUINE = json.loads(SOURCE.read_text())
 GENUINE.pop("submitter")
 SETTINGS = settings(
-    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow],
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,
 )
 
@@ -48,11 +51,17 @@ PATHS += [p for p in _ALL if "episodes" in p and (len(p) < 4 or p[3] in (0, 1, 4
 
 texts = st.text(alphabet=st.characters(exclude_categories=()), max_size=12)  # surrogates and controls included
 leaves = (
-    st.none() | st.booleans() | st.integers() | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=True, allow_infinity=True) | st.floats(min_value=-1e6, max_value=1e6) | texts
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.floats(min_value=-1e6, max_value=1e6)
+    | texts
 )
 values = st.recursive(
-    leaves, lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
+    leaves,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
     max_leaves=6,
 )
 
@@ -117,10 +126,11 @@ RAW = json.dumps(GENUINE).encode()
 
 
 @SETTINGS
-@given(st.lists(st.tuples(st.integers(0, len(RAW) - 1), st.binary(max_size=3), st.integers(0, 3)), min_size=1,
-                max_size=4))
+@given(
+    st.lists(st.tuples(st.integers(0, len(RAW) - 1), st.binary(max_size=3), st.integers(0, 3)), min_size=1, max_size=4)
+)
 def test_any_byte_edit_is_refused_with_a_reason_or_accepted(edits):
     raw = bytearray(RAW)
     for at, new, cut in edits:
-        raw[at:at + cut] = new
+        raw[at : at + cut] = new
     check(bytes(raw))

@@ -34,9 +34,14 @@ def _plausible_forgery(source: Path, out: Path) -> tuple[Path, int]:
     episodes = list(results.tasks[0].episodes)
     index = next(e.index for e in episodes if not e.success)
     donor = next(e for e in episodes if e.success)
-    episodes[index] = episodes[index].model_copy(update={
-        "episode_return": donor.episode_return, "length": donor.length, "success": True, "metrics": donor.metrics,
-    })
+    episodes[index] = episodes[index].model_copy(
+        update={
+            "episode_return": donor.episode_return,
+            "length": donor.length,
+            "success": True,
+            "metrics": donor.metrics,
+        }
+    )
     tasks = list(results.tasks)
     tasks[0] = tasks[0].model_copy(update={"episodes": episodes})
     recompute(results.model_copy(update={"tasks": tasks})).write(out)
@@ -94,9 +99,20 @@ def test_a_forged_entry_never_gets_the_badge(quickstart_results, tmp_path):
     assert result.exit_code == 1 and "replay does not match" in result.output
     assert not (root / "submissions").exists() and not (root / "verification").exists()
 
-    result = runner.invoke(cli, ["leaderboard", "add", str(tmp_path / "baseline.json"), "--reference", "--verify",
-                                 "--episodes", "2",
-                                 "--root", str(root)])
+    result = runner.invoke(
+        cli,
+        [
+            "leaderboard",
+            "add",
+            str(tmp_path / "baseline.json"),
+            "--reference",
+            "--verify",
+            "--episodes",
+            "2",
+            "--root",
+            str(root),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "verified (4 of 100 replayed)" in result.output
     stored_forgery = add(forged, root, reference=True)  # a maintainer may still list it, as self-reported
@@ -163,9 +179,22 @@ def test_onnx_submission_is_stored_by_hash_and_replayed(tmp_path):
     assert result.exit_code == 2 and "--policy MODEL.onnx" in result.output  # not stored yet
     result = runner.invoke(cli, ["leaderboard", "verify", str(out), "--policy", str(POLICIES / "ppo-mapf.onnx")])
     assert result.exit_code == 2 and "has sha256" in result.output  # another model
-    result = runner.invoke(cli, ["leaderboard", "add", str(out), "--reference", "--verify", "--policy", str(model),
-                                 "--episodes", "2",
-                                 "--root", str(root)])
+    result = runner.invoke(
+        cli,
+        [
+            "leaderboard",
+            "add",
+            str(out),
+            "--reference",
+            "--verify",
+            "--policy",
+            str(model),
+            "--episodes",
+            "2",
+            "--root",
+            str(root),
+        ],
+    )
     assert result.exit_code == 0, result.output
     stored = root / "models" / f"{digest}.onnx"
     assert stored.read_bytes() == model.read_bytes() and (stored.stat().st_mode & 0o777) == 0o644

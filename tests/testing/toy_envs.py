@@ -93,8 +93,13 @@ class CounterEnv(gym.Env):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
-    def __init__(self, leak_after: int | None = None, accept_anything: bool = False,
-                 objectives: int | None = None, reward_outside: bool = False):
+    def __init__(
+        self,
+        leak_after: int | None = None,
+        accept_anything: bool = False,
+        objectives: int | None = None,
+        reward_outside: bool = False,
+    ):
         self.observation_space = spaces.Box(0.0, 1.0, shape=(1,), dtype=np.float32)
         self.action_space = spaces.Discrete(2)
         if objectives is not None:

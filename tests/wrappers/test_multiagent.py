@@ -25,9 +25,7 @@ STAY, UP, RIGHT, DOWN, LEFT = range(5)
 
 def mapf_env() -> MOMapfEnv:
     """agent_0 two cells left of its goal, agent_1 four cells left of its goal."""
-    scenario = MapfScenario(
-        walls=np.zeros((2, 5), dtype=bool), starts=[[0, 0], [1, 0]], goals=[[0, 2], [1, 4]]
-    )
+    scenario = MapfScenario(walls=np.zeros((2, 5), dtype=bool), starts=[[0, 0], [1, 0]], goals=[[0, 2], [1, 4]])
     env = MOMapfEnv(generator=ObstacleMapGenerator(height=2, width=5, num_agents=2, density=0.0))
     env.reset(seed=0, options={"scenario": scenario})
     return env
@@ -57,8 +55,15 @@ def test_weights_per_agent():
 
 
 def test_mo_foraging_rewards_are_scalarized_per_food_type():
-    scenario = ForagingScenario(height=5, width=5, agent_pos=[[1, 1], [3, 3]], agent_levels=[1, 1],
-                                food_pos=[[1, 2], [3, 2]], food_levels=[1, 1], food_types=[0, 1])
+    scenario = ForagingScenario(
+        height=5,
+        width=5,
+        agent_pos=[[1, 1], [3, 3]],
+        agent_levels=[1, 1],
+        food_pos=[[1, 2], [3, 2]],
+        food_levels=[1, 1],
+        food_types=[0, 1],
+    )
     base = MOForagingEnv(generator=ForagingGenerator(height=5, width=5, num_agents=2, num_food=2, num_food_types=2))
     env = LinearScalarization(base, {"agent_0": [3.0, 100.0], "agent_1": [100.0, 5.0]})
     env.reset(seed=0, options={"scenario": scenario})

@@ -83,6 +83,7 @@ def signal_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBound
     kw = constructor_kwargs(TrafficSignalEnv, kwargs)
     rules = [fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"]))]
     if kw["reward"] == "diff-waiting-time":
+
         def broken(o: Outcome) -> str | None:
             expected = -o.metrics["waiting_time"] / 100.0
             if not close(float(o.returns[0, 0]), expected):
@@ -91,8 +92,12 @@ def signal_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBound
 
         rules.append(Rule("the diff-waiting-time return telescopes to -waiting_time / 100 (the last step's)", broken))
     return OutcomeBounds(
-        max_length=max_steps, objectives=(_signal_objective(kw["reward"]),), metrics=_metrics(True),
-        integer_metrics=_COUNTS, optional_metrics=frozenset(("total_co2",)), rules=tuple(rules),
+        max_length=max_steps,
+        objectives=(_signal_objective(kw["reward"]),),
+        metrics=_metrics(True),
+        integer_metrics=_COUNTS,
+        optional_metrics=frozenset(("total_co2",)),
+        rules=tuple(rules),
     )
 
 
@@ -102,8 +107,11 @@ def grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
 
     kw = constructor_kwargs(TrafficGridEnv, kwargs)
     return OutcomeBounds(
-        max_length=max_steps, objectives=(_signal_objective(kw["reward"]),), metrics=_metrics(False),
-        integer_metrics=_COUNTS, optional_metrics=frozenset(("total_co2",)),
+        max_length=max_steps,
+        objectives=(_signal_objective(kw["reward"]),),
+        metrics=_metrics(False),
+        integer_metrics=_COUNTS,
+        optional_metrics=frozenset(("total_co2",)),
         rules=(fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"]))),
     )
 
@@ -118,7 +126,10 @@ def mo_signal_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBo
 
     kw = constructor_kwargs(MOTrafficSignalEnv, kwargs)
     return OutcomeBounds(
-        max_length=max_steps, objectives=_mo_objectives(), metrics=_metrics(True), integer_metrics=_COUNTS,
+        max_length=max_steps,
+        objectives=_mo_objectives(),
+        metrics=_metrics(True),
+        integer_metrics=_COUNTS,
         rules=(fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"])), _co2_rule(True)),
     )
 
@@ -130,9 +141,15 @@ def mo_grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBoun
     kw = constructor_kwargs(MOTrafficGridEnv, kwargs)
     every_lane_owned = kw["generator"] == "traffic/grid"  # generated grids: every lane has exactly one owner
     return OutcomeBounds(
-        max_length=max_steps, objectives=_mo_objectives(), metrics=_metrics(False), integer_metrics=_COUNTS,
-        rules=(fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"])),
-               _co2_rule(every_lane_owned)),
+        max_length=max_steps,
+        objectives=_mo_objectives(),
+        metrics=_metrics(False),
+        integer_metrics=_COUNTS,
+        rules=(
+            fixed_length("traffic never ends an episode"),
+            _clock_rule(int(kw["delta_time"])),
+            _co2_rule(every_lane_owned),
+        ),
     )
 
 
@@ -145,11 +162,22 @@ def routing_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBoun
     generator = make_generator(kw["generator"], kw["generator_kwargs"])
     n, horizon = int(generator.num_agents), float(generator.horizon)
     limit = max_steps if max_steps is not None else n  # a day has at most one step per departure slot
-    metrics = dict.fromkeys(("sim_time", "mean_travel_time_agents", "mean_travel_time_humans", "mean_travel_time",
-                             "total_delay", "humans_arrived"), _NON_NEGATIVE)
+    metrics = dict.fromkeys(
+        (
+            "sim_time",
+            "mean_travel_time_agents",
+            "mean_travel_time_humans",
+            "mean_travel_time",
+            "total_delay",
+            "humans_arrived",
+        ),
+        _NON_NEGATIVE,
+    )
     metrics["agents_arrived"] = Range(0.0, float(n))
     return OutcomeBounds(
-        max_length=limit, agents=n, objectives=(Objective("return", step=Range(0.0, 0.0),
-                                                          once=Range(-horizon / 60.0, 0.0)),),
-        metrics=metrics, integer_metrics=frozenset(("agents_arrived", "humans_arrived")),
+        max_length=limit,
+        agents=n,
+        objectives=(Objective("return", step=Range(0.0, 0.0), once=Range(-horizon / 60.0, 0.0)),),
+        metrics=metrics,
+        integer_metrics=frozenset(("agents_arrived", "humans_arrived")),
     )

@@ -139,8 +139,9 @@ def render_routes(scenario: TrafficScenario) -> bytes:
         '    <vType id="car" vClass="passenger"/>',
     ]
     origins, destinations = scenario.origins, scenario.destinations
-    for i, (t, o, d) in enumerate(zip(scenario.depart.tolist(), scenario.origin.tolist(),
-                                      scenario.destination.tolist())):
+    for i, (t, o, d) in enumerate(
+        zip(scenario.depart.tolist(), scenario.origin.tolist(), scenario.destination.tolist())
+    ):
         lines.append(
             f'    <trip id="{i}" type="car" depart="{t}" from="{origins[o]}" to="{destinations[d]}" '
             'departLane="best" departSpeed="max"/>'
@@ -221,8 +222,7 @@ def network_layout(path: Path, digest: str) -> NetworkLayout:
 
 def _read_layout(root: ET.Element, digest: str) -> NetworkLayout:
     dead_ends = {
-        j.get("id"): _SIDE_PATTERN.match(j.get("id", ""))
-        for j in root.iter("junction") if j.get("type") == "dead_end"
+        j.get("id"): _SIDE_PATTERN.match(j.get("id", "")) for j in root.iter("junction") if j.get("type") == "dead_end"
     }
     entering, leaving = [], []
     for edge in root.iter("edge"):
@@ -241,7 +241,8 @@ def _read_layout(root: ET.Element, digest: str) -> NetworkLayout:
 
     junctions = {
         j.get("id"): (float(j.get("x", 0.0)), float(j.get("y", 0.0)))
-        for j in root.iter("junction") if j.get("type") != "internal"
+        for j in root.iter("junction")
+        if j.get("type") != "internal"
     }
     centre = np.mean(list(junctions.values()), axis=0) if junctions else np.zeros(2)  # (2,)
 
@@ -250,9 +251,12 @@ def _read_layout(root: ET.Element, digest: str) -> NetworkLayout:
         return float(np.degrees(np.arctan2(y - centre[1], x - centre[0])))
 
     layout = NetworkLayout(
-        origins=tuple(e for e, _ in entering), destinations=tuple(e for e, _ in leaving),
-        origin_side=tuple(side(n) for _, n in entering), destination_side=tuple(side(n) for _, n in leaving),
-        origin_node=tuple(n for _, n in entering), destination_node=tuple(n for _, n in leaving),
+        origins=tuple(e for e, _ in entering),
+        destinations=tuple(e for e, _ in leaving),
+        origin_side=tuple(side(n) for _, n in entering),
+        destination_side=tuple(side(n) for _, n in leaving),
+        origin_node=tuple(n for _, n in entering),
+        destination_node=tuple(n for _, n in leaving),
         origin_bearing=tuple(bearing(n) for _, n in entering),
         destination_bearing=tuple(bearing(n) for _, n in leaving),
         reachable=_reachability(root, [e for e, _ in entering], [e for e, _ in leaving]),
@@ -334,18 +338,35 @@ class _TrafficGenerator(Generator):
             _, routes_hash = store_file(self.route_file, _ROUTES_NAME)
             empty = np.zeros(0, dtype=np.int32)
             return TrafficScenario(
-                network=self.network_kind, net_args=(), net_hash=net_hash, origins=(), destinations=(),
-                depart=empty, origin=empty.astype(np.int16), destination=empty.astype(np.int16),
-                duration=self.duration, profile=FILE_PROFILE, sumo_seed=int(rng.integers(0, 2**31 - 1)),
+                network=self.network_kind,
+                net_args=(),
+                net_hash=net_hash,
+                origins=(),
+                destinations=(),
+                depart=empty,
+                origin=empty.astype(np.int16),
+                destination=empty.astype(np.int16),
+                duration=self.duration,
+                profile=FILE_PROFILE,
+                sumo_seed=int(rng.integers(0, 2**31 - 1)),
                 routes_hash=routes_hash,
             )
         layout = network_layout(path, net_hash)
         depart, origin, destination = self._demand(rng, layout)
         sumo_seed = int(rng.integers(0, 2**31 - 1))
         fields = dict(
-            network=self.network_kind, net_args=args, net_hash=net_hash, origins=layout.origins,
-            destinations=layout.destinations, depart=depart, origin=origin, destination=destination,
-            duration=self.duration, profile=self.profile, sumo_seed=sumo_seed, routes_hash="",
+            network=self.network_kind,
+            net_args=args,
+            net_hash=net_hash,
+            origins=layout.origins,
+            destinations=layout.destinations,
+            depart=depart,
+            origin=origin,
+            destination=destination,
+            duration=self.duration,
+            profile=self.profile,
+            sumo_seed=sumo_seed,
+            routes_hash="",
         )
         draft = TrafficScenario(**fields)
         return TrafficScenario(**{**fields, "routes_hash": sha256(render_routes(draft))})
@@ -441,9 +462,23 @@ class SingleIntersectionGenerator(_TrafficGenerator):
 
     def _net_args(self) -> tuple[str, ...]:
         return (
-            "--grid", "--grid.number", "1", "--grid.attach-length", repr(self.arm_length),
-            "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
-            "--tls.guess", "true", "--tls.layout", self.layout, "--no-turnarounds", "true", "--seed", "0",
+            "--grid",
+            "--grid.number",
+            "1",
+            "--grid.attach-length",
+            repr(self.arm_length),
+            "--default.lanenumber",
+            str(self.lanes),
+            "--default.speed",
+            repr(self.speed),
+            "--tls.guess",
+            "true",
+            "--tls.layout",
+            self.layout,
+            "--no-turnarounds",
+            "true",
+            "--seed",
+            "0",
         )
 
 
@@ -496,11 +531,29 @@ class GridGenerator(_TrafficGenerator):
 
     def _net_args(self) -> tuple[str, ...]:
         return (
-            "--grid", "--grid.x-number", str(self.cols), "--grid.y-number", str(self.rows),
-            "--grid.length", repr(self.block_length), "--grid.attach-length", repr(self.arm_length),
-            "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
-            "--tls.guess", "true", "--tls.guess.threshold", "0", "--tls.layout", "opposites",
-            "--no-turnarounds", "true", "--seed", "0",
+            "--grid",
+            "--grid.x-number",
+            str(self.cols),
+            "--grid.y-number",
+            str(self.rows),
+            "--grid.length",
+            repr(self.block_length),
+            "--grid.attach-length",
+            repr(self.arm_length),
+            "--default.lanenumber",
+            str(self.lanes),
+            "--default.speed",
+            repr(self.speed),
+            "--tls.guess",
+            "true",
+            "--tls.guess.threshold",
+            "0",
+            "--tls.layout",
+            "opposites",
+            "--no-turnarounds",
+            "true",
+            "--seed",
+            "0",
         )
 
 
@@ -613,11 +666,27 @@ class SpiderGenerator(_GeometricDemand):
 
     def _net_args(self) -> tuple[str, ...]:
         return (
-            "--spider", "--spider.arm-number", str(self.arms), "--spider.circle-number", str(self.circles),
-            "--spider.space-radius", repr(self.distance), "--spider.attach-length", repr(self._attach_length()),
-            "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
-            "--tls.set", ",".join(self.signal_ids()), "--tls.layout", "opposites",
-            "--no-turnarounds", "true", "--seed", "0",
+            "--spider",
+            "--spider.arm-number",
+            str(self.arms),
+            "--spider.circle-number",
+            str(self.circles),
+            "--spider.space-radius",
+            repr(self.distance),
+            "--spider.attach-length",
+            repr(self._attach_length()),
+            "--default.lanenumber",
+            str(self.lanes),
+            "--default.speed",
+            repr(self.speed),
+            "--tls.set",
+            ",".join(self.signal_ids()),
+            "--tls.layout",
+            "opposites",
+            "--no-turnarounds",
+            "true",
+            "--seed",
+            "0",
         )
 
 
@@ -702,12 +771,33 @@ class RandomNetworkGenerator(_GeometricDemand):
 
     def _net_args(self, seed: int) -> tuple[str, ...]:  # type: ignore[override]
         return (
-            "--rand", "--rand.iterations", str(self.iterations), "--bidi-probability", repr(self.bidi_probability),
-            "--rand.min-distance", repr(self.min_distance), "--rand.max-distance", repr(self.max_distance),
-            "--rand.neighbor-dist5", "0", "--rand.neighbor-dist6", "0",
-            "--default.lanenumber", str(self.lanes), "--default.speed", repr(self.speed),
-            "--tls.guess", "true", "--tls.guess.threshold", "0", "--tls.layout", "opposites",
-            "--no-turnarounds", "true", "--seed", str(seed),
+            "--rand",
+            "--rand.iterations",
+            str(self.iterations),
+            "--bidi-probability",
+            repr(self.bidi_probability),
+            "--rand.min-distance",
+            repr(self.min_distance),
+            "--rand.max-distance",
+            repr(self.max_distance),
+            "--rand.neighbor-dist5",
+            "0",
+            "--rand.neighbor-dist6",
+            "0",
+            "--default.lanenumber",
+            str(self.lanes),
+            "--default.speed",
+            repr(self.speed),
+            "--tls.guess",
+            "true",
+            "--tls.guess.threshold",
+            "0",
+            "--tls.layout",
+            "opposites",
+            "--no-turnarounds",
+            "true",
+            "--seed",
+            str(seed),
         )
 
     def _reject(self, root: ET.Element, layout: NetworkLayout) -> str | None:
@@ -771,9 +861,18 @@ class RandomNetworkGenerator(_GeometricDemand):
         depart, origin, destination = self._demand(rng, layout)
         sumo_seed = int(rng.integers(0, 2**31 - 1))
         fields = dict(
-            network=self.network_kind, net_args=args, net_hash=net_hash, origins=layout.origins,
-            destinations=layout.destinations, depart=depart, origin=origin, destination=destination,
-            duration=self.duration, profile=self.profile, sumo_seed=sumo_seed, routes_hash="",
+            network=self.network_kind,
+            net_args=args,
+            net_hash=net_hash,
+            origins=layout.origins,
+            destinations=layout.destinations,
+            depart=depart,
+            origin=origin,
+            destination=destination,
+            duration=self.duration,
+            profile=self.profile,
+            sumo_seed=sumo_seed,
+            routes_hash="",
         )
         draft = TrafficScenario(**fields)
         return TrafficScenario(**{**fields, "routes_hash": sha256(render_routes(draft))})

@@ -139,10 +139,27 @@ def route_trips(data: bytes, net: Path) -> bytes:
         trips, routed = Path(scratch, "trips.rou.xml"), Path(scratch, "routed.rou.xml")
         trips.write_bytes(data)
         command = [
-            str(sumo.binary("duarouter")), "--net-file", str(net), "--route-files", str(trips),
-            "--output-file", str(routed), "--seed", "0", "--no-step-log", "true", "--no-warnings", "true",
-            "--write-license", "false", "--xml-validation", "never", "--xml-validation.net", "never",
-            "--alternatives-output", str(Path(scratch, "alternatives.xml")),
+            str(sumo.binary("duarouter")),
+            "--net-file",
+            str(net),
+            "--route-files",
+            str(trips),
+            "--output-file",
+            str(routed),
+            "--seed",
+            "0",
+            "--no-step-log",
+            "true",
+            "--no-warnings",
+            "true",
+            "--write-license",
+            "false",
+            "--xml-validation",
+            "never",
+            "--xml-validation.net",
+            "never",
+            "--alternatives-output",
+            str(Path(scratch, "alternatives.xml")),
         ]
         done = subprocess.run(command, capture_output=True, text=True, env=sumo.tool_environment())
         if done.returncode != 0 or not routed.is_file():
@@ -228,9 +245,17 @@ class RESCOGenerator(_TrafficGenerator):
         self.network()  # restore the cached copies if they went missing
         empty = np.zeros(0, dtype=np.int32)
         return TrafficScenario(
-            network=self.network_kind, net_args=(), net_hash=self._net_hash, origins=(), destinations=(),
-            depart=empty, origin=empty.astype(np.int16), destination=empty.astype(np.int16),
-            duration=self.duration, profile=FILE_PROFILE, sumo_seed=int(rng.integers(0, 2**31 - 1)),
+            network=self.network_kind,
+            net_args=(),
+            net_hash=self._net_hash,
+            origins=(),
+            destinations=(),
+            depart=empty,
+            origin=empty.astype(np.int16),
+            destination=empty.astype(np.int16),
+            duration=self.duration,
+            profile=FILE_PROFILE,
+            sumo_seed=int(rng.integers(0, 2**31 - 1)),
             routes_hash=self._routes_hash,
         )
 
@@ -305,8 +330,15 @@ class TrafficRESCOEnv(TrafficGridEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
-            min_green=min_green, reward=reward, max_cycles=max_cycles, backend=backend, in_process=in_process,
+            generator=generator,
+            generator_kwargs=generator_kwargs,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            reward=reward,
+            max_cycles=max_cycles,
+            backend=backend,
+            in_process=in_process,
             render_mode=render_mode,
         )
 
@@ -347,6 +379,14 @@ class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
         gen = resco_generator(generator, generator_kwargs)
         self.env_id = env_id(gen.network_name)
         super().__init__(
-            num_envs, gen, None, delta_time=delta_time, yellow_time=yellow_time, min_green=min_green, reward=reward,
-            max_cycles=max_cycles, autoreset_mode=autoreset_mode, render_mode=render_mode,
+            num_envs,
+            gen,
+            None,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            reward=reward,
+            max_cycles=max_cycles,
+            autoreset_mode=autoreset_mode,
+            render_mode=render_mode,
         )

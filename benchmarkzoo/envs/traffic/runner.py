@@ -56,8 +56,17 @@ _simulated_in: int | None = None  # the pid of a process whose libsumo has run a
 def sumo_command(net: Path, routes: Path, seed: int, gui: bool = False) -> list[str]:
     """The SUMO command line of one simulation (the remote port is added by TraCI)."""
     return [
-        str(binary("sumo-gui" if gui else "sumo")), "--net-file", str(net), "--route-files", str(routes),
-        "--seed", str(int(seed)), "--time-to-teleport", "-1", "--device.tripinfo.probability", "1",
+        str(binary("sumo-gui" if gui else "sumo")),
+        "--net-file",
+        str(net),
+        "--route-files",
+        str(routes),
+        "--seed",
+        str(int(seed)),
+        "--time-to-teleport",
+        "-1",
+        "--device.tripinfo.probability",
+        "1",
         *SUMO_QUIET_OPTIONS,
     ]
 
@@ -167,7 +176,8 @@ class InProcessRunner(Runner):
             warnings.warn(
                 f"{label}: libsumo has already simulated in this process, and a later simulation can differ from "
                 "the same one in a fresh process. For reproducible episodes use in_process=False (the default).",
-                RuntimeWarning, stacklevel=3,
+                RuntimeWarning,
+                stacklevel=3,
             )
         _simulated_in = os.getpid()
         try:
@@ -228,7 +238,10 @@ class WorkerRunner(Runner):
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "benchmarkzoo.envs.traffic.worker", str(child.fileno()), self.starter],
-                pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                pass_fds=(child.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
                 env=tool_environment(),
             )
         child.close()
@@ -335,7 +348,10 @@ class TraciRunner(Runner):
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
                 [*sumo_command(net, routes, seed, self.gui), "--remote-port", str(port)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, env=tool_environment(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env=tool_environment(),
             )
         try:
             # TraCI's own start() sleeps 1 s before its first retry; poll every 20 ms instead

@@ -214,9 +214,7 @@ class SignalController:
         lane_set: set[str] = set()
         for tls in tls_ids:
             logic = conn.trafficlight.getAllProgramLogics(tls)[0]
-            states = tuple(
-                p.state for p in logic.phases if "y" not in p.state and ("G" in p.state or "g" in p.state)
-            )
+            states = tuple(p.state for p in logic.phases if "y" not in p.state and ("G" in p.state or "g" in p.state))
             greens.append(states)
             # every (incoming, outgoing) lane pair of each signal index: real networks (RESCO) share an
             # index among several lanes, generated ones have one link per index
@@ -242,8 +240,14 @@ class SignalController:
             phase_in.append(p_in)
             phase_out.append(p_out)
         return Layout(
-            tls_ids=tls_ids, greens=tuple(greens), lanes=lanes, incoming=tuple(incoming), outgoing=tuple(outgoing),
-            capacity=capacity, phase_in=tuple(phase_in), phase_out=tuple(phase_out),
+            tls_ids=tls_ids,
+            greens=tuple(greens),
+            lanes=lanes,
+            incoming=tuple(incoming),
+            outgoing=tuple(outgoing),
+            capacity=capacity,
+            phase_in=tuple(phase_in),
+            phase_out=tuple(phase_out),
         )
 
     def step(self, actions: np.ndarray) -> Measurement:
@@ -255,7 +259,8 @@ class SignalController:
         timing, conn, layout = self.timing, self.conn, self.layout
         start = self.time
         changing = [
-            k for k, a in enumerate(actions.tolist())
+            k
+            for k, a in enumerate(actions.tolist())
             if a != self.phase[k] and start - self.green_since[k] >= timing.min_green
         ]
         if changing:
@@ -312,11 +317,19 @@ class SignalController:
         self._signal_co2 = [0.0] * len(self._signal_co2)
         self._signal_halted = [0.0] * len(self._signal_halted)
         return Measurement(
-            time=float(self.time), phase=self.phase.copy(),
+            time=float(self.time),
+            phase=self.phase.copy(),
             can_change=(self.time - self.green_since) >= self.timing.min_green,
-            vehicles=vehicles, halting=halting, waiting=waiting,
-            arrived=int(count or 0), mean_waiting_time=float(wait or 0.0), mean_travel_time=float(duration or 0.0),
-            co2=co2, halted=halted, signal_co2=signal_co2, signal_halted=signal_halted,
+            vehicles=vehicles,
+            halting=halting,
+            waiting=waiting,
+            arrived=int(count or 0),
+            mean_waiting_time=float(wait or 0.0),
+            mean_travel_time=float(duration or 0.0),
+            co2=co2,
+            halted=halted,
+            signal_co2=signal_co2,
+            signal_halted=signal_halted,
         )
 
 
@@ -344,8 +357,8 @@ def observe(
     out = np.zeros(width_p + 1 + 2 * width_l, dtype=np.float32)
     out[m.phase[tls]] = 1.0
     out[width_p] = float(m.can_change[tls])
-    out[width_p + 1: width_p + 1 + own_lanes] = np.minimum(1.0, m.vehicles[lanes] / capacity)
-    out[width_p + 1 + width_l: width_p + 1 + width_l + own_lanes] = np.minimum(1.0, m.halting[lanes] / capacity)
+    out[width_p + 1 : width_p + 1 + own_lanes] = np.minimum(1.0, m.vehicles[lanes] / capacity)
+    out[width_p + 1 + width_l : width_p + 1 + width_l + own_lanes] = np.minimum(1.0, m.halting[lanes] / capacity)
     return out
 
 

@@ -31,12 +31,18 @@ from benchmarkzoo.core.scenario import canonical_json
 CACHE_ENV_VAR = "BENCHMARKZOO_CACHE"
 #: Options every SUMO run gets: quiet, no XML schema lookups, no teleports hiding gridlock.
 SUMO_QUIET_OPTIONS: tuple[str, ...] = (
-    "--no-step-log", "true",
-    "--no-warnings", "true",
-    "--duration-log.disable", "true",
-    "--xml-validation", "never",
-    "--xml-validation.net", "never",
-    "--xml-validation.routes", "never",
+    "--no-step-log",
+    "true",
+    "--no-warnings",
+    "true",
+    "--duration-log.disable",
+    "true",
+    "--xml-validation",
+    "never",
+    "--xml-validation.net",
+    "never",
+    "--xml-validation.routes",
+    "never",
 )
 
 _HEADER_COMMENT = re.compile(rb"^(<\?xml[^>]*\?>\s*)<!--.*?-->\s*", re.DOTALL)

@@ -122,8 +122,10 @@ def _suite_plots(suite_slug: str, entries: list[dict[str, Any]], out: Path) -> d
     views["pairs"] = pairs
     if pairs:
         views["improvement"] = f"{suite_slug}/plots/improvement.svg"
-        rows = [plots.Interval(f"{plots.short(p['x']['policy'])} > {plots.short(p['y']['policy'])}", p["p"], *p["ci"])
-                for p in pairs]
+        rows = [
+            plots.Interval(f"{plots.short(p['x']['policy'])} > {plots.short(p['y']['policy'])}", p["p"], *p["ci"])
+            for p in pairs
+        ]
         _write(out / views["improvement"], plots.improvement_plot(rows))
     return views
 
@@ -157,47 +159,72 @@ def _mo_view(task_slug: str, suite_slug: str, rows: list[dict[str, Any]], out: P
     name = f"{suite_slug}/plots/task-{task_slug}-pareto-all.svg"
     panel = plots.FrontPanel(f"all {len(scenarios)} scenarios", None, vectors)
     _write(out / name, plots.pareto_plot([panel], labels, reference_point=reference, own_fronts=True))
-    plot_paths.append({"src": name, "caption": (
-        f"Return vector of every episode{more}, one point per episode over all {len(scenarios)} scenarios played; "
-        "each entry's staircase joins its non-dominated points, the point set whose hypervolume (against the "
-        "reference point, ×), expected utility and sparsity the table reports. Episodes play different "
-        "scenarios with different exact fronts, so no exact front is drawn here: see the scenarios below."
-    )})
+    plot_paths.append(
+        {
+            "src": name,
+            "caption": (
+                f"Return vector of every episode{more}, one point per episode over all {len(scenarios)} "
+                "scenarios played; each entry's staircase joins its non-dominated points, the point set whose "
+                "hypervolume (against the reference point, ×), expected utility and sparsity the table "
+                "reports. Episodes play different "
+                "scenarios with different exact fronts, so no exact front is drawn here: see the scenarios below."
+            ),
+        }
+    )
     distances: list[np.ndarray | None] = [None] * len(rows)
     if fronts:
         shown = [(seed, key) for seed, key in scenarios if key in fronts][:FRONT_SCENARIOS]
         panels = []
         for seed, key in shown:
             points = [v[[e.scenario_hash == key for e in r["result"].episodes]] for r, v in zip(rows, vectors)]
-            panels.append(plots.FrontPanel(f"scenario seed {seed} ({len(fronts[key])} front points)", fronts[key],
-                                           points))
+            panels.append(
+                plots.FrontPanel(f"scenario seed {seed} ({len(fronts[key])} front points)", fronts[key], points)
+            )
         name = f"{suite_slug}/plots/task-{task_slug}-pareto-scenarios.svg"
         _write(out / name, plots.pareto_plot(panels, labels))
-        plot_paths.append({"src": name, "caption": (
-            f"The exact Pareto front{more} (grey staircase: undiscounted, within the task's time limit) of the "
-            f"first {len(shown)} of the {len(scenarios)} scenarios played, by scenario seed, with every entry's "
-            "return on that scenario; a return on the staircase's corners is Pareto-optimal."
-        )})
+        plot_paths.append(
+            {
+                "src": name,
+                "caption": (
+                    f"The exact Pareto front{more} (grey staircase: undiscounted, within the task's time limit) of the "
+                    f"first {len(shown)} of the {len(scenarios)} scenarios played, by scenario seed, with "
+                    "every entry's return on that scenario; a return on the staircase's corners is Pareto-optimal."
+                ),
+            }
+        )
         for k, (r, v) in enumerate(zip(rows, vectors)):
             keys = [e.scenario_hash for e in r["result"].episodes]
             if all(key in fronts for key in keys):
                 distances[k] = np.array([stats.front_distance(p, fronts[key]) for p, key in zip(v, keys)])
         name = f"{suite_slug}/plots/task-{task_slug}-front-distance.svg"
         data = [(label, d if d is not None else np.array([])) for label, d in zip(labels, distances)]
-        _write(out / name, plots.distribution_plot(data, "distance to the scenario's exact front (additive ε, "
-                                                          "in units of the front's range)"))
-        plot_paths.append({"src": name, "caption": (
-            "Every episode's distance to its own scenario's exact front: the least ε such that raising each "
-            "objective by ε times that objective's range over the front reaches the front (0: Pareto-optimal). "
-            "Unlike raw returns it compares across scenarios whose fronts differ in scale."
-        )})
+        _write(
+            out / name,
+            plots.distribution_plot(
+                data, "distance to the scenario's exact front (additive ε, in units of the front's range)"
+            ),
+        )
+        plot_paths.append(
+            {
+                "src": name,
+                "caption": (
+                    "Every episode's distance to its own scenario's exact front: the least ε such that raising each "
+                    "objective by ε times that objective's range over the front reaches the front (0: Pareto-optimal). "
+                    "Unlike raw returns it compares across scenarios whose fronts differ in scale."
+                ),
+            }
+        )
     table = []
     for r, d in zip(rows, distances):
         agg = r["result"].aggregates
-        table.append({"entry": r["entry"], "mo": agg.multi_objective if agg else None,
-                      "mean_distance": float(d.mean()) if d is not None and d.size else None})
-    return {"plots": plot_paths, "rows": table, "fronts": bool(fronts), "scenarios": len(scenarios),
-            "objectives": m}
+        table.append(
+            {
+                "entry": r["entry"],
+                "mo": agg.multi_objective if agg else None,
+                "mean_distance": float(d.mean()) if d is not None and d.size else None,
+            }
+        )
+    return {"plots": plot_paths, "rows": table, "fronts": bool(fronts), "scenarios": len(scenarios), "objectives": m}
 
 
 def _score_words(score: Any) -> str:
@@ -224,22 +251,33 @@ def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out
             for name, value in episode.metrics.items():
                 metric_values.setdefault(name, []).append(value)
         lengths = np.array([ep.length for ep in result.episodes], dtype=np.float64)  # (num_episodes,)
-        rows.append({
-            "entry": e, "board": e["tasks"].get(task_id, {}), "result": result,
-            "scores": episode_scores(result.episodes, result.score), "lengths": lengths,
-            "mean_length": float(lengths.mean()) if lengths.size else None,
-            "metrics": {k: float(np.mean(v)) for k, v in metric_values.items()}, "metric_values": metric_values,
-        })
+        rows.append(
+            {
+                "entry": e,
+                "board": e["tasks"].get(task_id, {}),
+                "result": result,
+                "scores": episode_scores(result.episodes, result.score),
+                "lengths": lengths,
+                "mean_length": float(lengths.mean()) if lengths.size else None,
+                "metrics": {k: float(np.mean(v)) for k, v in metric_values.items()},
+                "metric_values": metric_values,
+            }
+        )
     metric_names = sorted({name for row in rows for name in row["metrics"]})
     plot_paths = []
     if rows:
         labels = [r["entry"]["policy"] for r in rows]
         name = f"{suite_slug}/plots/task-{task_slug}-returns.svg"
         _write(out / name, plots.distribution_plot(list(zip(labels, [r["scores"] for r in rows])), "episode score"))
-        plot_paths.append({"src": name, "caption": (
-            f"Score of every episode: {_score_words(info.score)}, the value the task's mean and the suite's "
-            "IQM are taken of (box: quartiles; dots: episodes)."
-        )})
+        plot_paths.append(
+            {
+                "src": name,
+                "caption": (
+                    f"Score of every episode: {_score_words(info.score)}, the value the task's mean and the suite's "
+                    "IQM are taken of (box: quartiles; dots: episodes)."
+                ),
+            }
+        )
         name = f"{suite_slug}/plots/task-{task_slug}-lengths.svg"
         _write(out / name, plots.distribution_plot(list(zip(labels, [r["lengths"] for r in rows])), "episode length"))
         plot_paths.append({"src": name, "caption": "Length of every episode, in steps."})
@@ -249,14 +287,17 @@ def _task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out
             _write(out / name, plots.distribution_plot(data, plots.short(metric, 60)))
             plot_paths.append({"src": name, "caption": f"Domain metric {metric} of every episode."})
     return {
-        "id": task_id, "href": f"{suite_slug}/tasks/{task_slug}.html", "info": info, "rows": rows,
-        "metric_names": metric_names, "plots": plot_paths, "mo": _mo_view(task_slug, suite_slug, rows, out),
+        "id": task_id,
+        "href": f"{suite_slug}/tasks/{task_slug}.html",
+        "info": info,
+        "rows": rows,
+        "metric_names": metric_names,
+        "plots": plot_paths,
+        "mo": _mo_view(task_slug, suite_slug, rows, out),
     }
 
 
-def build_site(
-    board: Mapping[str, Any], submissions: Mapping[str, Results], out: str | Path
-) -> Path:
+def build_site(board: Mapping[str, Any], submissions: Mapping[str, Results], out: str | Path) -> Path:
     """Write the site for ``board`` (leaderboard JSON) into ``out``; returns the path of its index page.
 
     Args:
@@ -284,8 +325,12 @@ def build_site(
             if e["submission"] in submissions
         ]
         meta = _suite_meta(suite_name, entries)
-        view = {"name": suite_name, "href": f"{suite_slug}/index.html", "description": meta["description"],
-                "entries": entries}
+        view = {
+            "name": suite_name,
+            "href": f"{suite_slug}/index.html",
+            "description": meta["description"],
+            "entries": entries,
+        }
         view["tasks"] = [_task_view(t, suite_slug, entries, tmp) for t in meta["tasks"]]
         view["task_hrefs"] = {t["id"]: t["href"] for t in view["tasks"]}
         view.update(_suite_plots(suite_slug, entries, tmp))
@@ -294,10 +339,15 @@ def build_site(
         for task in view["tasks"]:
             _write(tmp / task["href"], env.get_template("task.html").render(root="../../", suite=view, task=task))
         for entry in entries:
-            _write(tmp / entry["href"], env.get_template("submission.html").render(
-                root="../../", suite=view, entry=entry,
-                dependencies=sorted(entry["results"].provenance.dependencies.items()),
-            ))
+            _write(
+                tmp / entry["href"],
+                env.get_template("submission.html").render(
+                    root="../../",
+                    suite=view,
+                    entry=entry,
+                    dependencies=sorted(entry["results"].provenance.dependencies.items()),
+                ),
+            )
             _write(tmp / entry["json_href"], entry["results"].model_dump_json(indent=1, by_alias=True) + "\n")
     _write(tmp / "index.html", env.get_template("index.html").render(root="", suites=suites))
     for asset in ("style.css", "favicon.svg"):
@@ -313,7 +363,9 @@ def _board_shaped(board: Any) -> bool:
     """Suites of entries, each with a ``submission`` path and an integer ``rank`` (what the builder reads first)."""
     suites = board.get("suites") if isinstance(board, dict) else None
     return isinstance(suites, dict) and all(
-        isinstance(suite, dict) and isinstance(suite.get("entries", []), list) and all(
+        isinstance(suite, dict)
+        and isinstance(suite.get("entries", []), list)
+        and all(
             isinstance(e, dict) and isinstance(e.get("submission"), str) and type(e.get("rank")) is int
             for e in suite.get("entries", [])
         )

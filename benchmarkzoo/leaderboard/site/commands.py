@@ -14,7 +14,10 @@ import click
 from benchmarkzoo.core.errors import BenchmarkZooError
 
 _ROOT = click.option(
-    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("leaderboard"), show_default=True,
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("leaderboard"),
+    show_default=True,
     help="The leaderboard folder (the site is ROOT/site).",
 )
 

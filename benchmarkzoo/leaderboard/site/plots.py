@@ -103,9 +103,7 @@ def interval_plot(panels: dict[str, Sequence[Interval]]) -> bytes:
         return _svg(fig)
 
 
-def profile_plot(
-    taus: np.ndarray, curves: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
-) -> bytes:
+def profile_plot(taus: np.ndarray, curves: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndarray]]) -> bytes:
     """Performance profiles: for each entry ``(label, fraction (num_taus,), low, high)``, with its band."""
     with _figure(6.4, 3.6) as fig:
         ax = fig.subplots()
@@ -147,9 +145,15 @@ def distribution_plot(rows: Sequence[tuple[str, np.ndarray]], xlabel: str) -> by
             values = np.asarray(values, dtype=np.float64)
             if values.size:
                 ax.boxplot(
-                    values, positions=[yi], widths=0.55, showfliers=False, **_horizontal_box(),
-                    medianprops={"color": color(i)}, boxprops={"color": "#444444"},
-                    whiskerprops={"color": "#444444"}, capprops={"color": "#444444"},
+                    values,
+                    positions=[yi],
+                    widths=0.55,
+                    showfliers=False,
+                    **_horizontal_box(),
+                    medianprops={"color": color(i)},
+                    boxprops={"color": "#444444"},
+                    whiskerprops={"color": "#444444"},
+                    capprops={"color": "#444444"},
                 )
                 jitter = rng.uniform(-0.18, 0.18, size=values.size)  # (num_episodes,)
                 ax.scatter(values, yi + jitter, s=7, color=color(i), alpha=0.55, linewidths=0)
@@ -188,8 +192,11 @@ def _front_line(ax: Any, front: np.ndarray, label: str | None, **style: Any) -> 
 
 
 def pareto_plot(
-    panels: Sequence[FrontPanel], labels: Sequence[str], columns: int = 3,
-    reference_point: Sequence[float] | None = None, own_fronts: bool = False,
+    panels: Sequence[FrontPanel],
+    labels: Sequence[str],
+    columns: int = 3,
+    reference_point: Sequence[float] | None = None,
+    own_fronts: bool = False,
 ) -> bytes:
     """Small multiples of objective 1 vs objective 2: the exact front (grey staircase) and every entry's points.
 
@@ -217,13 +224,26 @@ def pareto_plot(
                 if own_fronts:
                     _front_line(ax, non_dominated(points), None, color=color(i), linewidth=1.0, alpha=0.8)
                 ax.scatter(
-                    points[:, 0], points[:, 1], s=max(46 - 12 * i, 10), marker=_MARKERS[i % len(_MARKERS)],
-                    facecolors="none", edgecolors=color(i), linewidths=1.1, alpha=0.85,
+                    points[:, 0],
+                    points[:, 1],
+                    s=max(46 - 12 * i, 10),
+                    marker=_MARKERS[i % len(_MARKERS)],
+                    facecolors="none",
+                    edgecolors=color(i),
+                    linewidths=1.1,
+                    alpha=0.85,
                     label=short(labels[i]) if k == 0 else None,
                 )
             if reference_point is not None:
-                ax.plot([reference_point[0]], [reference_point[1]], marker="x", color="#000000", linestyle="none",
-                        markersize=6, label="reference point" if k == 0 else None)
+                ax.plot(
+                    [reference_point[0]],
+                    [reference_point[1]],
+                    marker="x",
+                    color="#000000",
+                    linestyle="none",
+                    markersize=6,
+                    label="reference point" if k == 0 else None,
+                )
             ax.set_title(panel.title, fontsize=8.5)
             if k % cols == 0:
                 ax.set_ylabel("objective 2")

@@ -41,8 +41,11 @@ def performance_profile(per_task: Sequence[np.ndarray], taus: np.ndarray) -> np.
 
 
 def performance_profile_ci(
-    per_task: Sequence[np.ndarray], taus: np.ndarray, reps: int = metrics.REPS,
-    confidence: float = metrics.CONFIDENCE, random_state: int = metrics.RANDOM_STATE,
+    per_task: Sequence[np.ndarray],
+    taus: np.ndarray,
+    reps: int = metrics.REPS,
+    confidence: float = metrics.CONFIDENCE,
+    random_state: int = metrics.RANDOM_STATE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pointwise stratified-bootstrap percentile band of :func:`performance_profile`: two ``(len(taus),)`` arrays."""
     rng = np.random.default_rng(random_state)
@@ -74,15 +77,22 @@ def probability_of_improvement(x_per_task: Sequence[np.ndarray], y_per_task: Seq
     """
     if len(x_per_task) != len(y_per_task):
         raise ValueError(f"X has {len(x_per_task)} tasks and Y {len(y_per_task)}; they must play the same tasks.")
-    return float(np.mean([
-        _pair_probability(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
-        for x, y in zip(x_per_task, y_per_task)
-    ]))
+    return float(
+        np.mean(
+            [
+                _pair_probability(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+                for x, y in zip(x_per_task, y_per_task)
+            ]
+        )
+    )
 
 
 def probability_of_improvement_ci(
-    x_per_task: Sequence[np.ndarray], y_per_task: Sequence[np.ndarray], reps: int = metrics.REPS,
-    confidence: float = metrics.CONFIDENCE, random_state: int = metrics.RANDOM_STATE,
+    x_per_task: Sequence[np.ndarray],
+    y_per_task: Sequence[np.ndarray],
+    reps: int = metrics.REPS,
+    confidence: float = metrics.CONFIDENCE,
+    random_state: int = metrics.RANDOM_STATE,
 ) -> tuple[float, float]:
     """Stratified-bootstrap percentile interval of :func:`probability_of_improvement` (both sides resampled)."""
     rng = np.random.default_rng(random_state)

@@ -93,8 +93,13 @@ def environment() -> Any:
     """The site's :class:`jinja2.Environment` (autoescape on for every template, undefined names fail)."""
     jinja2 = require("jinja2", "eval", "the leaderboard site")
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, finalize=visible,
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        finalize=visible,
     )
     env.filters.update(link=link, number=number, interval=interval, shorten=shorten, percent=percent)
     return env

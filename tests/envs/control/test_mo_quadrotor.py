@@ -59,9 +59,17 @@ def _registered():
 def scenario(**overrides) -> QuadrotorScenario:
     """A vehicle at rest, upright, 2 m above the floor, its goal 1 m ahead (+x), without linear drag."""
     fields = {
-        "mass": MASS, "arm_length": 0.046, "inertia": (1.4e-5, 1.5e-5, 2.2e-5), "max_thrust": MAX_THRUST,
-        "torque_coef": 0.006, "drag": 0.0, "start_pos": (0.0, 0.0, 2.0), "start_vel": (0.0, 0.0, 0.0),
-        "start_rot": IDENTITY, "start_ang_vel": (0.0, 0.0, 0.0), "goal": (1.0, 0.0, 2.0),
+        "mass": MASS,
+        "arm_length": 0.046,
+        "inertia": (1.4e-5, 1.5e-5, 2.2e-5),
+        "max_thrust": MAX_THRUST,
+        "torque_coef": 0.006,
+        "drag": 0.0,
+        "start_pos": (0.0, 0.0, 2.0),
+        "start_vel": (0.0, 0.0, 0.0),
+        "start_rot": IDENTITY,
+        "start_ang_vel": (0.0, 0.0, 0.0),
+        "goal": (1.0, 0.0, 2.0),
     }
     return QuadrotorScenario(**{**fields, **overrides})
 
@@ -269,9 +277,7 @@ def test_reference_front_refuses_other_configurations():
 # ---- the baseline -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "weights, speed", [((0.5, 0.5), 0.6), ((1.0, 0.0), 1.5), ((0.0, 1.0), 0.2), ((0.9, 0.1), 1.0)]
-)
+@pytest.mark.parametrize("weights, speed", [((0.5, 0.5), 0.6), ((1.0, 0.0), 1.5), ((0.0, 1.0), 0.2), ((0.9, 0.1), 1.0)])
 def test_weighted_pid_picks_the_best_recorded_setting(weights, speed):
     assert WeightedPIDPolicy(weights).max_speed == speed
 

@@ -38,9 +38,17 @@ INERTIA = (1.4e-5, 1.5e-5, 2.2e-5)
 def scenario(**overrides) -> QuadrotorScenario:
     """A vehicle at rest, upright, at its goal 2 m above the floor, without linear drag."""
     fields = {
-        "mass": MASS, "arm_length": 0.046, "inertia": INERTIA, "max_thrust": MAX_THRUST, "torque_coef": 0.006,
-        "drag": 0.0, "start_pos": (0.0, 0.0, 2.0), "start_vel": (0.0, 0.0, 0.0), "start_rot": IDENTITY,
-        "start_ang_vel": (0.0, 0.0, 0.0), "goal": (0.0, 0.0, 2.0),
+        "mass": MASS,
+        "arm_length": 0.046,
+        "inertia": INERTIA,
+        "max_thrust": MAX_THRUST,
+        "torque_coef": 0.006,
+        "drag": 0.0,
+        "start_pos": (0.0, 0.0, 2.0),
+        "start_vel": (0.0, 0.0, 0.0),
+        "start_rot": IDENTITY,
+        "start_ang_vel": (0.0, 0.0, 0.0),
+        "goal": (0.0, 0.0, 2.0),
     }
     return QuadrotorScenario(**{**fields, **overrides})
 
@@ -197,9 +205,13 @@ def test_success_needs_the_goal_close_and_low_speed():
 def test_observation_layout():
     rot = tuple(np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]).ravel())  # yawed 90 degrees
     env = QuadrotorEnv(generator=HoverGenerator())
-    obs, info = env.reset(options={"scenario": scenario(
-        start_pos=(0.5, -0.25, 1.0), start_vel=(0.1, 0.2, 0.3), start_rot=rot, start_ang_vel=(1.0, 2.0, 3.0)
-    )})
+    obs, info = env.reset(
+        options={
+            "scenario": scenario(
+                start_pos=(0.5, -0.25, 1.0), start_vel=(0.1, 0.2, 0.3), start_rot=rot, start_ang_vel=(1.0, 2.0, 3.0)
+            )
+        }
+    )
     expected = [0.5, -0.25, -1.0, 0.1, 0.2, 0.3, *rot, 1.0, 2.0, 3.0]
     np.testing.assert_array_equal(obs, np.array(expected, dtype=np.float32))
     assert obs in env.observation_space and info == {"is_success": False, "crashed": False, "out_of_bounds": False}

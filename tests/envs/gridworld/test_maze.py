@@ -29,13 +29,15 @@ def parse(rows: list[str]) -> MazeScenario:
 
 
 # Two shortest paths of length 4 from S (1, 1) to G (3, 3), around the wall at (2, 2).
-RING = parse([
-    "#####",
-    "#S..#",
-    "#.#.#",
-    "#..G#",
-    "#####",
-])
+RING = parse(
+    [
+        "#####",
+        "#S..#",
+        "#.#.#",
+        "#..G#",
+        "#####",
+    ]
+)
 
 
 @pytest.fixture
@@ -90,13 +92,16 @@ def test_view_and_goal_direction_at_known_positions(env):
     obs, info = env.reset(seed=0, options={"scenario": RING})
     assert info == {"is_success": False}
     # 5x5 window around (1, 1); rows and columns -1 and 0 are outside the map or its wall ring
-    expected_walls = np.array([
-        [1, 1, 1, 1, 1],
-        [1, 1, 1, 1, 1],
-        [1, 1, 0, 0, 0],
-        [1, 1, 0, 1, 0],
-        [1, 1, 0, 0, 0],
-    ], dtype=np.float32)
+    expected_walls = np.array(
+        [
+            [1, 1, 1, 1, 1],
+            [1, 1, 1, 1, 1],
+            [1, 1, 0, 0, 0],
+            [1, 1, 0, 1, 0],
+            [1, 1, 0, 0, 0],
+        ],
+        dtype=np.float32,
+    )
     expected_goal = np.zeros((5, 5), dtype=np.float32)
     expected_goal[4, 4] = 1.0  # the goal is 2 down and 2 right of the centre
     np.testing.assert_array_equal(obs["view"][0], expected_walls)
@@ -116,9 +121,7 @@ def test_view_and_goal_direction_at_known_positions(env):
     np.testing.assert_array_equal(obs["view"][0, :, 4], [1, 1, 1, 1, 1])  # column 5 is outside the map
 
 
-@pytest.mark.parametrize(
-    "action", [1.0, 4, -1, np.array([1, 2]), None], ids=["float", "4", "-1", "array", "None"]
-)
+@pytest.mark.parametrize("action", [1.0, 4, -1, np.array([1, 2]), None], ids=["float", "4", "-1", "array", "None"])
 def test_invalid_actions_raise_with_the_env_id(env, action):
     env.reset(seed=0, options={"scenario": RING})
     with pytest.raises(InvalidActionError, match=r"benchmarkzoo/Maze-v0 expects actions in Discrete\(4\)"):
@@ -338,8 +341,12 @@ def test_single_world_path_matches_the_batched_simulator(generator):
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{}, {"height": 21, "width": 17, "rooms_high": 3, "rooms_wide": 2, "doors_per_wall": 2},
-               {"height": 9, "width": 9, "rooms_high": 1, "rooms_wide": 4}]
+    "kwargs",
+    [
+        {},
+        {"height": 21, "width": 17, "rooms_high": 3, "rooms_wide": 2, "doors_per_wall": 2},
+        {"height": 9, "width": 9, "rooms_high": 1, "rooms_wide": 4},
+    ],
 )
 def test_rooms_are_connected_with_the_asked_doors(kwargs):
     from benchmarkzoo.envs.gridworld.maze.generator import RoomsGenerator
@@ -379,8 +386,10 @@ def test_rooms_layout_of_four_rooms():
         ({"rooms_high": 7}, r"rooms_high must be an integer in \[1, 6\]; got 7\."),
         ({"rooms_wide": 0}, r"rooms_wide must be an integer in \[1, 6\]; got 0\."),
         ({"doors_per_wall": 6}, r"doors_per_wall must be an integer in \[1, 5\]; got 6\."),
-        ({"height": 5, "width": 5, "rooms_high": 2, "rooms_wide": 2, "min_goal_distance": 8},
-         r"min_goal_distance must be an integer in \[1, 7\].*has 8 free cells, too few to hold a start and a goal"),
+        (
+            {"height": 5, "width": 5, "rooms_high": 2, "rooms_wide": 2, "min_goal_distance": 8},
+            r"min_goal_distance must be an integer in \[1, 7\].*has 8 free cells, too few to hold a start and a goal",
+        ),
     ],
 )
 def test_bad_rooms_arguments_name_the_value_and_range(kwargs, message):

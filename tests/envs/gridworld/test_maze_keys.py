@@ -29,15 +29,17 @@ def parse(rows: list[str]) -> MazeKeysScenario:
 
 
 # A corridor: the key is two cells left of the start, the door one cell right of it.
-CORRIDOR = parse([
-    "#######",
-    "#K.SDG#",
-    "#######",
-    "#######",
-    "#######",
-    "#######",
-    "#######",
-])
+CORRIDOR = parse(
+    [
+        "#######",
+        "#K.SDG#",
+        "#######",
+        "#######",
+        "#######",
+        "#######",
+        "#######",
+    ]
+)
 
 
 @pytest.fixture
@@ -103,9 +105,11 @@ def test_scenarios_must_need_the_key():
 
 @pytest.mark.parametrize(
     "maze,maze_kwargs",
-    [("maze/dfs", {"height": 11, "width": 11, "min_goal_distance": 6}),
-     ("maze/rooms", {"height": 13, "width": 13, "min_goal_distance": 6}),
-     ("maze/dfs", {"height": 21, "width": 21, "min_goal_distance": 12})],
+    [
+        ("maze/dfs", {"height": 11, "width": 11, "min_goal_distance": 6}),
+        ("maze/rooms", {"height": 13, "width": 13, "min_goal_distance": 6}),
+        ("maze/dfs", {"height": 21, "width": 21, "min_goal_distance": 12}),
+    ],
 )
 def test_generated_goal_is_unreachable_without_the_key(maze, maze_kwargs):
     generator = KeyDoorGenerator(maze, maze_kwargs)

@@ -270,8 +270,16 @@ SMALL = [
 @pytest.mark.parametrize(("profile", "front", "seed"), SMALL)
 @pytest.mark.parametrize("gamma", [1.0, 0.9, 0.5])
 def test_front_equals_brute_force(profile, front, seed, gamma):
-    gen = SeabedGenerator(height=4, width=4, num_treasures=3, profile=profile, front=front, value_noise=0.3,
-                          random_start=True, max_value=50.0)
+    gen = SeabedGenerator(
+        height=4,
+        width=4,
+        num_treasures=3,
+        profile=profile,
+        front=front,
+        value_noise=0.3,
+        random_start=True,
+        max_value=50.0,
+    )
     scenario = gen.sample(seed)
     horizon = 6  # 4096 sequences; some treasures lie beyond it on some seeds
     brute = brute_force_returns(scenario, horizon, gamma)
@@ -289,8 +297,9 @@ def test_front_respects_paths_blocked_by_treasures_and_the_time_limit():
     rock = np.ones((2, 4), dtype=bool)
     rock[0, :] = False
     rock[1, 3] = False
-    scenario = TreasureScenario(rock=rock, treasure_pos=np.array([[0, 2], [1, 3]]),
-                                treasure_value=np.array([1.0, 100.0]), start=(0, 0))
+    scenario = TreasureScenario(
+        rock=rock, treasure_pos=np.array([[0, 2], [1, 3]]), treasure_value=np.array([1.0, 100.0]), start=(0, 0)
+    )
     assert pareto.treasure_distances(scenario).tolist() == [2, -1]
     assert pareto.pareto_front(scenario).tolist() == [[1.0, -2.0]]
     assert pareto.pareto_front(scenario, max_steps=1).tolist() == [[0.0, -1.0]]  # nothing reachable in time
@@ -319,8 +328,9 @@ def test_classic_front_matches_the_published_one(variant):
     np.testing.assert_array_equal(front[:, 1], published[:, 1])
     np.testing.assert_array_equal(front[:, 0], published[:, 0].astype(np.float32))  # the values the env pays
     # Discounted, MO-Gymnasium lists every treasure; the exact front drops the dominated ones.
-    theirs = np.array(dst.DeepSeaTreasure(dst_map=dst.DEFAULT_MAP if variant == "convex" else dst.CONCAVE_MAP)
-                      .pareto_front(0.9))
+    theirs = np.array(
+        dst.DeepSeaTreasure(dst_map=dst.DEFAULT_MAP if variant == "convex" else dst.CONCAVE_MAP).pareto_front(0.9)
+    )
     ours = env.unwrapped.pareto_front(gamma=0.9)
     kept = pareto.non_dominated(theirs)
     np.testing.assert_allclose(ours, theirs[kept], rtol=1e-6)  # theirs uses float64 values
@@ -343,12 +353,15 @@ def test_convex_coverage_set():
 # ---- generators ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs", [
-    {},
-    {"profile": "rugged", "front": "concave", "value_noise": 0.3, "random_start": True},
-    {"height": 2, "width": 1, "num_treasures": 1},
-    {"height": 30, "width": 40, "num_treasures": 25, "profile": "rugged"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"profile": "rugged", "front": "concave", "value_noise": 0.3, "random_start": True},
+        {"height": 2, "width": 1, "num_treasures": 1},
+        {"height": 30, "width": 40, "num_treasures": 25, "profile": "rugged"},
+    ],
+)
 def test_generator_contracts(kwargs):
     from benchmarkzoo.testing import check_generator
 
@@ -357,8 +370,12 @@ def test_generator_contracts(kwargs):
     check_generator(gen, seeds=range(20), max_equal=max_equal)
     for seed in range(20):
         scenario = gen.sample(seed)
-        checked = TreasureScenario(rock=scenario.rock, treasure_pos=scenario.treasure_pos,
-                                   treasure_value=scenario.treasure_value, start=scenario.start)
+        checked = TreasureScenario(
+            rock=scenario.rock,
+            treasure_pos=scenario.treasure_pos,
+            treasure_value=scenario.treasure_value,
+            start=scenario.start,
+        )
         assert checked == scenario  # the unchecked fast path builds valid scenarios
         assert scenario.shape == gen.shape and scenario.num_treasures == gen.num_treasures
         assert (pareto.treasure_distances(scenario) > 0).all()  # every treasure is reachable
@@ -394,17 +411,20 @@ def test_front_shapes():
     assert ccs_fraction("concave") < 0.5
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"height": 1}, r"height must be an integer in \[2, 64\]; got 1"),
-    ({"width": 0}, r"width must be an integer in \[1, 64\]; got 0"),
-    ({"width": 3, "num_treasures": 4}, r"num_treasures must be an integer in \[1, 3\]; got 4"),
-    ({"profile": "flat"}, r"profile must be one of 'monotone', 'rugged'; got 'flat'"),
-    ({"front": "round"}, r"front must be one of"),
-    ({"min_value": 200.0}, r"min_value must be a number in \[0.1, 124.0\]; got 200.0"),
-    ({"max_value": 0.0}, r"max_value must be a number in \[0.1, 1000000.0\]"),
-    ({"value_noise": 0.9}, r"value_noise must be a number in \[0.0, 0.5\]"),
-    ({"random_start": 1}, r"random_start must be True or False"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"height": 1}, r"height must be an integer in \[2, 64\]; got 1"),
+        ({"width": 0}, r"width must be an integer in \[1, 64\]; got 0"),
+        ({"width": 3, "num_treasures": 4}, r"num_treasures must be an integer in \[1, 3\]; got 4"),
+        ({"profile": "flat"}, r"profile must be one of 'monotone', 'rugged'; got 'flat'"),
+        ({"front": "round"}, r"front must be one of"),
+        ({"min_value": 200.0}, r"min_value must be a number in \[0.1, 124.0\]; got 200.0"),
+        ({"max_value": 0.0}, r"max_value must be a number in \[0.1, 1000000.0\]"),
+        ({"value_noise": 0.9}, r"value_noise must be a number in \[0.0, 0.5\]"),
+        ({"random_start": 1}, r"random_start must be True or False"),
+    ],
+)
 def test_generator_arguments_are_checked(kwargs, message):
     with pytest.raises(GeneratorArgumentError, match=message):
         SeabedGenerator(**kwargs)

@@ -38,12 +38,17 @@ NOOP, STOP, NORTH, SOUTH, EAST, WEST, ATTACK = range(7)
 M, R, S, Z = (TYPE_INDEX[t] for t in ("marine", "marauder", "stalker", "zealot"))
 
 
-def scenario(ours: list[tuple[int, float, float]], theirs: list[tuple[int, float, float]],
-             strategy: str = "closest") -> CombatScenario:
+def scenario(
+    ours: list[tuple[int, float, float]], theirs: list[tuple[int, float, float]], strategy: str = "closest"
+) -> CombatScenario:
     """Armies as ``(type, x, y)`` on a 32 x 32 map."""
     return CombatScenario(
-        map_size=32.0, ally_types=[u[0] for u in ours], ally_pos=[u[1:] for u in ours],
-        enemy_types=[u[0] for u in theirs], enemy_pos=[u[1:] for u in theirs], enemy_strategy=strategy,
+        map_size=32.0,
+        ally_types=[u[0] for u in ours],
+        ally_pos=[u[1:] for u in ours],
+        enemy_types=[u[0] for u in theirs],
+        enemy_pos=[u[1:] for u in theirs],
+        enemy_strategy=strategy,
     )
 
 
@@ -262,8 +267,9 @@ def test_lineups_and_armies():
     assert s.enemy_strategy == "focus"
     assert s.enemy_pos[:, 0].min() - s.ally_pos[:, 0].max() == pytest.approx(10, abs=0.5)
     check_generator(LineupGenerator("2s3z"), seeds=range(10))
-    check_generator(RandomCombatGenerator(num_allies=3, num_enemies=4, unit_types=["marine", "zealot"]),
-                    seeds=range(10))
+    check_generator(
+        RandomCombatGenerator(num_allies=3, num_enemies=4, unit_types=["marine", "zealot"]), seeds=range(10)
+    )
     r = RandomCombatGenerator(num_allies=8, num_enemies=9, unit_types=["stalker"]).sample(5)
     assert set(r.ally_types.tolist()) == {S} and r.num_enemies == 9
 
@@ -274,8 +280,10 @@ def test_lineup_generator_arguments_are_checked(kwargs):
         LineupGenerator(**kwargs)
 
 
-@pytest.mark.parametrize("kwargs", [{"num_allies": 0}, {"num_enemies": 33}, {"unit_types": ["ghost"]},
-                                    {"unit_types": []}, {"unit_types": "marine"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"num_allies": 0}, {"num_enemies": 33}, {"unit_types": ["ghost"]}, {"unit_types": []}, {"unit_types": "marine"}],
+)
 def test_random_generator_arguments_are_checked(kwargs):
     with pytest.raises(GeneratorArgumentError):
         RandomCombatGenerator(**kwargs)
@@ -306,8 +314,9 @@ def test_vector_matches_parallel_envs_with_legal_actions_in_raise_mode():
             if ended[i]:
                 p_obs, _ = par.reset()
             else:
-                p_obs, p_rewards, p_terms, _, _ = par.step({a: int(actions[i, par.possible_agents.index(a)])
-                                                            for a in par.agents})
+                p_obs, p_rewards, p_terms, _, _ = par.step(
+                    {a: int(actions[i, par.possible_agents.index(a)]) for a in par.agents}
+                )
                 for a in p_obs:
                     k = par.possible_agents.index(a)
                     assert rewards[i, k] == p_rewards[a] and terminations[i, k] == p_terms[a]
@@ -334,8 +343,9 @@ def test_vector_counts_masked_actions_and_reports_metrics_at_episode_end():
 
 
 def test_vector_form_matches_parallel_envs_on_a_lineup():
-    summary = check_parallel_vector_matches_single(ENV_ID, num_envs=3, steps=200, seed=2, generator="combat/lineup",
-                                                   generator_kwargs={"lineup": "3s_vs_3z"})
+    summary = check_parallel_vector_matches_single(
+        ENV_ID, num_envs=3, steps=200, seed=2, generator="combat/lineup", generator_kwargs={"lineup": "3s_vs_3z"}
+    )
     assert summary["episodes_ended"] > 0
 
 
@@ -363,17 +373,27 @@ def test_baseline_sends_legal_actions_and_beats_random_legal_play():
 def test_evaluate_reports_the_win_rate(tmp_path):
     from benchmarkzoo.evaluation.protocol import evaluate
 
-    suite = {"name": "tiny-combat-v0", "description": "MicroCombat test split, a few episodes.", "tasks": [
-        {"id": "combat-test", "env": ENV_ID, "scenario_set": "multiagent/micro-combat", "split": "test",
-         "episodes": 6, "score": {"kind": "metric", "metric": "won"}}]}
+    suite = {
+        "name": "tiny-combat-v0",
+        "description": "MicroCombat test split, a few episodes.",
+        "tasks": [
+            {
+                "id": "combat-test",
+                "env": ENV_ID,
+                "scenario_set": "multiagent/micro-combat",
+                "split": "test",
+                "episodes": 6,
+                "score": {"kind": "metric", "metric": "won"},
+            }
+        ],
+    }
     path = tmp_path / "tiny-combat-v0.yaml"
     path.write_text(yaml.safe_dump(suite, sort_keys=False))
     for policy in ("baseline", "random"):
         task = evaluate(str(path), policy, num_envs=4).tasks[0]
         assert task.status == "ok" and len(task.episodes) == 6
         wins = [e.metrics["won"] for e in task.episodes]
-        assert all(set(e.metrics) == {"won", "allies_alive", "enemies_killed", "masked_actions"}
-                   for e in task.episodes)
+        assert all(set(e.metrics) == {"won", "allies_alive", "enemies_killed", "masked_actions"} for e in task.episodes)
         assert task.aggregates.mean == pytest.approx(np.mean(wins))
         if policy == "baseline":
             assert all(e.metrics["masked_actions"] == 0 for e in task.episodes)

@@ -51,15 +51,24 @@ def parse(rows: list[str], food_types: list[int] | None = None) -> ForagingScena
                 food.append((r, c))
                 food_levels.append(int(ch))
     return ForagingScenario(
-        height=len(rows), width=len(rows[0]), agent_pos=agents, agent_levels=levels, food_pos=food,
-        food_levels=food_levels, food_types=food_types or [0] * len(food),
+        height=len(rows),
+        width=len(rows[0]),
+        agent_pos=agents,
+        agent_levels=levels,
+        food_pos=food,
+        food_levels=food_levels,
+        food_types=food_types or [0] * len(food),
     )
 
 
 def env_for(scenario: ForagingScenario, cls=ForagingEnv, max_agent_level: int = 3, types: int = 1, **kwargs):
     generator = ForagingGenerator(
-        height=scenario.height, width=scenario.width, num_agents=scenario.num_agents,
-        num_food=scenario.num_food, max_agent_level=max_agent_level, num_food_types=types,
+        height=scenario.height,
+        width=scenario.width,
+        num_agents=scenario.num_agents,
+        num_food=scenario.num_food,
+        max_agent_level=max_agent_level,
+        num_food_types=types,
     )
     env = cls(generator=generator, **kwargs)
     env.reset(seed=0, options={"scenario": scenario})
@@ -195,8 +204,9 @@ def test_bad_scenarios_and_generator_arguments():
     with pytest.raises(ScenarioError, match="could never be collected"):
         parse(["A9...", "....."])
     with pytest.raises(ScenarioError, match="distinct"):
-        ForagingScenario(height=5, width=5, agent_pos=[[0, 0]], agent_levels=[1], food_pos=[[0, 0]],
-                         food_levels=[1], food_types=[0])
+        ForagingScenario(
+            height=5, width=5, agent_pos=[[0, 0]], agent_levels=[1], food_pos=[[0, 0]], food_levels=[1], food_types=[0]
+        )
     with pytest.raises(GeneratorArgumentError, match="num_agents must be an integer in \\[2, 64\\]"):
         ForagingGenerator(num_agents=1, cooperative=True)
     with pytest.raises(GeneratorArgumentError, match="height"):
@@ -209,8 +219,11 @@ def test_bad_scenarios_and_generator_arguments():
 
 
 def test_generator_contract_and_cooperative_levels():
-    for kwargs in ({}, {"cooperative": True, "num_food_types": 3}, {"height": 12, "width": 12, "num_agents": 6,
-                                                                    "num_food": 8}):
+    for kwargs in (
+        {},
+        {"cooperative": True, "num_food_types": 3},
+        {"height": 12, "width": 12, "num_agents": 6, "num_food": 8},
+    ):
         generator = ForagingGenerator(**kwargs)
         assert len(set(check_generator(generator, seeds=range(10)).values())) == 10
     coop = ForagingGenerator(num_agents=4, cooperative=True)

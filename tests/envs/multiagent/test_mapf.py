@@ -33,7 +33,6 @@ ENV_ID = "benchmarkzoo/MAPF-v0"
 STAY, UP, RIGHT, DOWN, LEFT = range(5)
 
 
-
 def parse(rows: list[str]) -> MapfScenario:
     """``#`` obstacle, ``.`` floor, ``A``, ``B``, ... starts of agents 0, 1, ...; ``a``, ``b``, ... their goals."""
     walls = np.array([[ch == "#" for ch in row] for row in rows], dtype=bool)

@@ -26,10 +26,17 @@ def registered(monkeypatch):
         monkeypatch.setitem(registration._GENERATORS, "mapf/lifelong", f"{_M}.generator:LifelongMapfGenerator")
     if ENV_ID not in registration._ENVS:
         spec = registration.EnvSpec(
-            id=ENV_ID, kind="parallel", family="multiagent", entry_point=f"{_M}.lifelong:LifelongMapfEnv",
-            vector_entry_point=f"{_M}.lifelong:LifelongMapfVectorEnv", max_episode_steps=128,
-            kwargs={"generator": "mapf/lifelong"}, extras=(), description="lifelong MAPF",
-            baseline=f"{_M}.baseline:LifelongPlanningPolicy", scenario_sets=("multiagent/mapf-lifelong",),
+            id=ENV_ID,
+            kind="parallel",
+            family="multiagent",
+            entry_point=f"{_M}.lifelong:LifelongMapfEnv",
+            vector_entry_point=f"{_M}.lifelong:LifelongMapfVectorEnv",
+            max_episode_steps=128,
+            kwargs={"generator": "mapf/lifelong"},
+            extras=(),
+            description="lifelong MAPF",
+            baseline=f"{_M}.baseline:LifelongPlanningPolicy",
+            scenario_sets=("multiagent/mapf-lifelong",),
         )
         monkeypatch.setitem(registration._ENVS, ENV_ID, spec)
 
@@ -41,8 +48,9 @@ def corridor_env(max_cycles: int = 8) -> LifelongMapfEnv:
     scenario = LifelongMapfScenario(
         walls=walls, starts=np.array([[0, 0]]), goals=np.array([[0, 1]]), goal_sequence=sequence
     )
-    gen = LifelongMapfGenerator(base_kwargs={"height": 2, "width": 4, "num_agents": 1, "density": 0.0},
-                                goals_per_agent=8)
+    gen = LifelongMapfGenerator(
+        base_kwargs={"height": 2, "width": 4, "num_agents": 1, "density": 0.0}, goals_per_agent=8
+    )
     env = LifelongMapfEnv(generator=gen, max_cycles=max_cycles)
     env.reset(seed=0, options={"scenario": scenario})
     return env
@@ -109,11 +117,13 @@ def test_goals_follow_the_scenario_sequence_under_the_baseline():
 def test_bad_scenarios_and_arguments_are_refused():
     walls = np.zeros((1, 4), dtype=bool)
     with pytest.raises(ScenarioError, match="consecutive"):
-        LifelongMapfScenario(walls=walls, starts=np.array([[0, 0]]), goals=np.array([[0, 1]]),
-                             goal_sequence=np.array([[[0, 1]]]))
+        LifelongMapfScenario(
+            walls=walls, starts=np.array([[0, 0]]), goals=np.array([[0, 1]]), goal_sequence=np.array([[[0, 1]]])
+        )
     with pytest.raises(ScenarioError, match="free cell"):
-        LifelongMapfScenario(walls=walls, starts=np.array([[0, 0]]), goals=np.array([[0, 1]]),
-                             goal_sequence=np.array([[[0, 9]]]))
+        LifelongMapfScenario(
+            walls=walls, starts=np.array([[0, 0]]), goals=np.array([[0, 1]]), goal_sequence=np.array([[[0, 9]]])
+        )
     gen = LifelongMapfGenerator(base_kwargs={"height": 8, "width": 8, "num_agents": 2}, goals_per_agent=10)
     with pytest.raises(ValueError, match="goals_per_agent"):
         LifelongMapfEnv(generator=gen, max_cycles=11)
@@ -149,8 +159,11 @@ def test_baseline_throughput_on_the_test_split():
 
 def test_native_vector_equals_separate_parallel_envs():
     kwargs = {
-        "generator_kwargs": {"base": "mapf/obstacles", "base_kwargs": {"height": 8, "width": 8, "num_agents": 4},
-                             "goals_per_agent": 40},
+        "generator_kwargs": {
+            "base": "mapf/obstacles",
+            "base_kwargs": {"height": 8, "width": 8, "num_agents": 4},
+            "goals_per_agent": 40,
+        },
         "max_cycles": 40,
     }
     result = check_parallel_vector_matches_single(ENV_ID, num_envs=4, steps=150, seed=3, **kwargs)
@@ -159,8 +172,11 @@ def test_native_vector_equals_separate_parallel_envs():
 
 def test_check_parallel_env_passes():
     kwargs = {
-        "generator_kwargs": {"base": "mapf/maze", "base_kwargs": {"height": 9, "width": 9, "num_agents": 4},
-                             "goals_per_agent": 30},
+        "generator_kwargs": {
+            "base": "mapf/maze",
+            "base_kwargs": {"height": 9, "width": 9, "num_agents": 4},
+            "goals_per_agent": 30,
+        },
         "max_cycles": 30,
     }
     check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=0, steps=200)

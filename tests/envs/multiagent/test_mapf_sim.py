@@ -58,8 +58,14 @@ def random_batch(rng: np.random.Generator, lifelong: bool) -> tuple[sim.State, s
         scenarios = [generator(rng) for _ in range(int(rng.integers(1, 4)))]
     except ValueError:  # too crowded for this map: draw another batch
         return None
-    params = sim.Params(height, width, num_agents, view_radius=int(rng.integers(1, 4)), lifelong=lifelong,
-                        goals_per_agent=32 if lifelong else 0)
+    params = sim.Params(
+        height,
+        width,
+        num_agents,
+        view_radius=int(rng.integers(1, 4)),
+        lifelong=lifelong,
+        goals_per_agent=32 if lifelong else 0,
+    )
     state = sim.init_state(params, len(scenarios))
     for i, scenario in enumerate(scenarios):
         sim.load(state, i, scenario, params)

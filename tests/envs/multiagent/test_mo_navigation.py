@@ -29,7 +29,10 @@ registered = pytest.mark.skipif(
 def scenario(starts, goals, obstacles=()) -> NavigationScenario:
     starts = np.asarray(starts, dtype=np.float64)
     return NavigationScenario(
-        arena_size=2.0, agent_radius=0.1, starts=starts, goals=np.asarray(goals, dtype=np.float64),
+        arena_size=2.0,
+        agent_radius=0.1,
+        starts=starts,
+        goals=np.asarray(goals, dtype=np.float64),
         headings=np.tile([1.0, 0.0], (len(starts), 1)),
         obstacles=np.asarray(obstacles, dtype=np.float64).reshape(-1, 3),
     )
@@ -37,7 +40,10 @@ def scenario(starts, goals, obstacles=()) -> NavigationScenario:
 
 def env_for(s: NavigationScenario, cls=MONavigationEnv, **kwargs):
     generator = UniformGenerator(
-        num_agents=s.num_agents, num_obstacles=s.num_obstacles, obstacle_min_radius=0.01, obstacle_max_radius=0.01,
+        num_agents=s.num_agents,
+        num_obstacles=s.num_obstacles,
+        obstacle_min_radius=0.01,
+        obstacle_max_radius=0.01,
         min_separation=0.0,
     )
     env = cls(generator=generator, **kwargs)
@@ -210,7 +216,12 @@ def test_errors_name_the_mo_env():
 def test_unicycle_passes_the_parallel_checks_and_matches_its_vector_form():
     check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, dynamics="unicycle"), seed=2, steps=200)
     summary = check_parallel_vector_matches_single(
-        ENV_ID, num_envs=4, steps=150, seed=0, autoreset_mode=AutoresetMode.NEXT_STEP, dynamics="unicycle",
+        ENV_ID,
+        num_envs=4,
+        steps=150,
+        seed=0,
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+        dynamics="unicycle",
         max_cycles=30,
     )
     assert summary["episodes_ended"] > 0

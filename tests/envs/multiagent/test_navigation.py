@@ -66,7 +66,10 @@ def scenario(starts, goals, obstacles=(), headings=None, arena_size=2.0, agent_r
     if headings is None:
         headings = np.tile([1.0, 0.0], (len(starts), 1))
     return NavigationScenario(
-        arena_size=arena_size, agent_radius=agent_radius, starts=starts, goals=np.asarray(goals, dtype=np.float64),
+        arena_size=arena_size,
+        agent_radius=agent_radius,
+        starts=starts,
+        goals=np.asarray(goals, dtype=np.float64),
         headings=np.asarray(headings, dtype=np.float64),
         obstacles=np.asarray(obstacles, dtype=np.float64).reshape(-1, 3),
     )
@@ -75,8 +78,13 @@ def scenario(starts, goals, obstacles=(), headings=None, arena_size=2.0, agent_r
 def env_for(s: NavigationScenario, **kwargs) -> NavigationEnv:
     """An env sized for scenario ``s`` (same robots, obstacles, arena), reset onto it."""
     generator = UniformGenerator(
-        num_agents=s.num_agents, num_obstacles=s.num_obstacles, arena_size=s.arena_size,
-        agent_radius=s.agent_radius, obstacle_min_radius=0.01, obstacle_max_radius=0.01, min_separation=0.0,
+        num_agents=s.num_agents,
+        num_obstacles=s.num_obstacles,
+        arena_size=s.arena_size,
+        agent_radius=s.agent_radius,
+        obstacle_min_radius=0.01,
+        obstacle_max_radius=0.01,
+        min_separation=0.0,
     )
     env = NavigationEnv(generator=generator, **kwargs)
     env.reset(seed=0, options={"scenario": s})
@@ -102,8 +110,9 @@ def test_constant_acceleration_gives_the_kinematic_positions():
         observations, _, _, _, _ = env.step({"robot_0": act(a, -a / 2)})
         t = 0.1 * n
         accel = a * env.params.max_accel
-        np.testing.assert_allclose(positions(env)[0], [-1.5 + 0.5 * accel * t * t, -1.5 - 0.25 * accel * t * t],
-                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            positions(env)[0], [-1.5 + 0.5 * accel * t * t, -1.5 - 0.25 * accel * t * t], rtol=0, atol=1e-12
+        )
         np.testing.assert_allclose(observations["robot_0"][2:4], [accel * t, -accel * t / 2], rtol=0, atol=1e-6)
 
 
@@ -124,8 +133,9 @@ def test_unicycle_drives_along_its_heading_and_turns():
     np.testing.assert_allclose(positions(env)[0], [0.0, 0.05], atol=1e-15)
     env.step({"robot_0": act(0.0, 1.0)})  # turn left in place by 2 atan(0.1)
     turn = 2 * np.arctan(0.1)
-    np.testing.assert_allclose([env.sim_state.hx[0, 0], env.sim_state.hy[0, 0]],
-                               [-np.sin(turn), np.cos(turn)], atol=1e-12)
+    np.testing.assert_allclose(
+        [env.sim_state.hx[0, 0], env.sim_state.hy[0, 0]], [-np.sin(turn), np.cos(turn)], atol=1e-12
+    )
     np.testing.assert_allclose(positions(env)[0], [0.0, 0.05], atol=1e-15)
 
 
@@ -179,8 +189,10 @@ def test_the_unicycle_safety_filter_stops_head_on_robots_before_contact():
     gap = positions(env)[1, 0] - positions(env)[0, 0] - 0.2
     assert 0 < gap < 0.01  # closed in, never touched
     unfiltered = env_for(s, dynamics="unicycle", safety_filter=False)
-    hits = [unfiltered.step({"robot_0": act(1.0, 0.0), "robot_1": act(1.0, 0.0)})[4]["robot_0"]["collision"]
-            for _ in range(10)]
+    hits = [
+        unfiltered.step({"robot_0": act(1.0, 0.0), "robot_1": act(1.0, 0.0)})[4]["robot_0"]["collision"]
+        for _ in range(10)
+    ]
     assert any(hits)
 
 
@@ -207,15 +219,22 @@ def test_truncation_ends_the_episode_with_metrics():
     _, _, terminations, truncations, infos = env.step({"robot_1": still})
     assert terminations == {"robot_1": False} and truncations == {"robot_1": True} and env.agents == []
     assert infos["robot_1"] == {
-        "is_success": False, "collision": False, "success_rate": 0.5, "cooperative_success": False, "collisions": 0,
+        "is_success": False,
+        "collision": False,
+        "success_rate": 0.5,
+        "cooperative_success": False,
+        "collisions": 0,
     }
     with pytest.raises(ResetNeededError, match="every robot has finished"):
         env.step({})
 
 
 def test_observation_layout_nearest_first_with_masks():
-    s = scenario([[0.0, 0.0], [1.0, 0.0], [0.0, -0.5]], [[1.5, 1.5], [-1.5, 1.5], [-1.5, -1.5]],
-                 obstacles=[[-1.0, 0.0, 0.2], [0.0, 1.0, 0.5]])
+    s = scenario(
+        [[0.0, 0.0], [1.0, 0.0], [0.0, -0.5]],
+        [[1.5, 1.5], [-1.5, 1.5], [-1.5, -1.5]],
+        obstacles=[[-1.0, 0.0, 0.2], [0.0, 1.0, 0.5]],
+    )
     env = env_for(s, num_neighbours=3, num_obstacles_seen=3)
     observations, _ = env.reset(options={"scenario": s})
     obs = observations["robot_0"]
@@ -392,7 +411,13 @@ def test_check_parallel_env_passes(registered, dynamics):
 @pytest.mark.parametrize("dynamics", ["holonomic", "unicycle"])
 def test_native_vector_matches_parallel_envs_bit_for_bit(registered, mode, dynamics):
     summary = check_parallel_vector_matches_single(
-        ENV_ID, num_envs=6, steps=300, seed=0, autoreset_mode=mode, dynamics=dynamics, max_cycles=40,
+        ENV_ID,
+        num_envs=6,
+        steps=300,
+        seed=0,
+        autoreset_mode=mode,
+        dynamics=dynamics,
+        max_cycles=40,
     )
     assert summary["episodes_ended"] > 0
 
@@ -470,7 +495,12 @@ def test_nearest_by_comparison_equals_a_stable_argsort(k, count):
 def test_many_worlds_match_parallel_envs_bit_for_bit(registered, dynamics):
     """Enough worlds for the vector-only paths (ranking by comparison needs RANK_MIN_WORLDS worlds)."""
     summary = check_parallel_vector_matches_single(
-        ENV_ID, num_envs=sim.RANK_MIN_WORLDS + 3, steps=70, seed=5, dynamics=dynamics, max_cycles=30,
+        ENV_ID,
+        num_envs=sim.RANK_MIN_WORLDS + 3,
+        steps=70,
+        seed=5,
+        dynamics=dynamics,
+        max_cycles=30,
         generator_kwargs={"num_agents": 4, "num_obstacles": 3},
     )
     assert summary["episodes_ended"] > 0
@@ -481,8 +511,14 @@ def test_generated_scenarios_pass_the_scenario_checks():
     generator = UniformGenerator(num_agents=6, num_obstacles=5)
     for seed in range(30):
         s = generator.sample(seed)
-        checked = NavigationScenario(arena_size=s.arena_size, agent_radius=s.agent_radius, starts=s.starts,
-                                     goals=s.goals, headings=s.headings, obstacles=s.obstacles)
+        checked = NavigationScenario(
+            arena_size=s.arena_size,
+            agent_radius=s.agent_radius,
+            starts=s.starts,
+            goals=s.goals,
+            headings=s.headings,
+            obstacles=s.obstacles,
+        )
         assert checked.content_hash == s.content_hash
         assert not any(a.flags.writeable for a in (s.starts, s.goals, s.headings, s.obstacles))
 

@@ -29,11 +29,20 @@ def test_population_has_at_least_20_distinct_bots():
     assert set(TRAIN_BOTS) | set(OOD_BOTS) == set(BOTS) and not set(TRAIN_BOTS) & set(OOD_BOTS)
 
 
-@pytest.mark.parametrize(("mine", "theirs", "reward"), [
-    (PAPER, ROCK, 1.0), (SCISSORS, PAPER, 1.0), (ROCK, SCISSORS, 1.0),
-    (ROCK, PAPER, -1.0), (PAPER, SCISSORS, -1.0), (SCISSORS, ROCK, -1.0),
-    (ROCK, ROCK, 0.0), (PAPER, PAPER, 0.0), (SCISSORS, SCISSORS, 0.0),
-])
+@pytest.mark.parametrize(
+    ("mine", "theirs", "reward"),
+    [
+        (PAPER, ROCK, 1.0),
+        (SCISSORS, PAPER, 1.0),
+        (ROCK, SCISSORS, 1.0),
+        (ROCK, PAPER, -1.0),
+        (PAPER, SCISSORS, -1.0),
+        (SCISSORS, ROCK, -1.0),
+        (ROCK, ROCK, 0.0),
+        (PAPER, PAPER, 0.0),
+        (SCISSORS, SCISSORS, 0.0),
+    ],
+)
 def test_rewards_follow_rps(mine, theirs, reward):
     bot = ("rock", "paper", "scissors")[theirs]
     env = RPSPopulationEnv()

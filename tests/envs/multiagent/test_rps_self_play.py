@@ -48,11 +48,20 @@ def play(env: RPSSelfPlayEnv, move0: int, move1: int):
 # ---- the game -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("move0", "move1", "reward0"), [
-    (PAPER, ROCK, 1.0), (SCISSORS, PAPER, 1.0), (ROCK, SCISSORS, 1.0),
-    (ROCK, PAPER, -1.0), (PAPER, SCISSORS, -1.0), (SCISSORS, ROCK, -1.0),
-    (ROCK, ROCK, 0.0), (PAPER, PAPER, 0.0), (SCISSORS, SCISSORS, 0.0),
-])
+@pytest.mark.parametrize(
+    ("move0", "move1", "reward0"),
+    [
+        (PAPER, ROCK, 1.0),
+        (SCISSORS, PAPER, 1.0),
+        (ROCK, SCISSORS, 1.0),
+        (ROCK, PAPER, -1.0),
+        (PAPER, SCISSORS, -1.0),
+        (SCISSORS, ROCK, -1.0),
+        (ROCK, ROCK, 0.0),
+        (PAPER, PAPER, 0.0),
+        (SCISSORS, SCISSORS, 0.0),
+    ],
+)
 def test_rewards_are_zero_sum_rps(move0, move1, reward0):
     env = pure_env()
     _, rewards, terminations, truncations, infos = play(env, move0, move1)
@@ -189,8 +198,11 @@ def test_refusals():
         RPSSelfPlayGenerator(max_noise=2.0)
     with pytest.raises(ScenarioError, match="self-play generator"):
         RPSSelfPlayEnv(generator="rps/population")
-    for kwargs, match in (({"history": 0}, "history"), ({"max_cycles": 0}, "max_cycles"),
-                          ({"render_mode": "ansi"}, "render_mode")):
+    for kwargs, match in (
+        ({"history": 0}, "history"),
+        ({"max_cycles": 0}, "max_cycles"),
+        ({"render_mode": "ansi"}, "render_mode"),
+    ):
         with pytest.raises(ValueError, match=match):
             RPSSelfPlayEnv(**kwargs)
     assert play(env, ROCK, PAPER)[1]["player_1"] == 1.0  # the refusals left the env usable

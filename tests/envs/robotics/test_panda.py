@@ -39,8 +39,12 @@ EXPERT = PandaExpert()
 def cube(**overrides) -> ObjectScenario:
     """A 40 mm, 1 kg cube at the table centre, goal 0.15 m away along +x."""
     fields = {
-        "object_xy": (0.0, 0.0), "object_yaw": 0.0, "object_size": 0.04, "object_mass": 1.0,
-        "object_friction": 0.5, "goal": (0.15, 0.0, 0.02),
+        "object_xy": (0.0, 0.0),
+        "object_yaw": 0.0,
+        "object_size": 0.04,
+        "object_mass": 1.0,
+        "object_friction": 0.5,
+        "goal": (0.15, 0.0, 0.02),
     }
     return ObjectScenario(**{**fields, **overrides})
 
@@ -273,8 +277,12 @@ def test_malformed_goals_are_refused(push, achieved, desired, match):
 
 @pytest.mark.parametrize(
     "action",
-    [np.array([np.nan, 0, 0], dtype=np.float32), np.array([1.5, 0, 0], dtype=np.float32),
-     np.zeros(4, dtype=np.float32), np.zeros(3)],
+    [
+        np.array([np.nan, 0, 0], dtype=np.float32),
+        np.array([1.5, 0, 0], dtype=np.float32),
+        np.zeros(4, dtype=np.float32),
+        np.zeros(3),
+    ],
     ids=["nan", "out-of-range", "wrong-shape", "float64"],
 )
 def test_bad_actions_are_refused(push, action):
@@ -286,8 +294,13 @@ def test_bad_actions_are_refused(push, action):
 
 def test_stable_baselines3_check_env(push, reach):
     env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
-    extra = [PandaEnv(PickAndPlaceGenerator()), PandaEnv(SlideGenerator()), PandaEnv(StackGenerator()),
-             PandaEnv(ReachGenerator(), control="joints"), PandaEnv(PickAndPlaceGenerator(), control="joints")]
+    extra = [
+        PandaEnv(PickAndPlaceGenerator()),
+        PandaEnv(SlideGenerator()),
+        PandaEnv(StackGenerator()),
+        PandaEnv(ReachGenerator(), control="joints"),
+        PandaEnv(PickAndPlaceGenerator(), control="joints"),
+    ]
     try:
         for env in (reach, push, *extra):
             env_checker.check_env(env, warn=True)
@@ -325,9 +338,12 @@ def test_generators_are_seeded_and_in_range():
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
-    [({"object_mass": (2.0, 1.0)}, "object_mass"), ({"object_size": (0.01, 0.04)}, "object_size"),
-     ({"goal_xy_range": 2.0}, "goal_xy_range"), ({"min_goal_distance": 0.3, "object_xy_range": 0.1,
-                                                  "goal_xy_range": 0.1}, "cannot be met")],
+    [
+        ({"object_mass": (2.0, 1.0)}, "object_mass"),
+        ({"object_size": (0.01, 0.04)}, "object_size"),
+        ({"goal_xy_range": 2.0}, "goal_xy_range"),
+        ({"min_goal_distance": 0.3, "object_xy_range": 0.1, "goal_xy_range": 0.1}, "cannot be met"),
+    ],
 )
 def test_generator_arguments_are_checked(kwargs, match):
     with pytest.raises(GeneratorArgumentError, match=match):
@@ -490,8 +506,7 @@ def test_slide_goals_lie_ahead_on_the_long_table():
 
 def two_cubes(**overrides) -> StackScenario:
     """Two 40 mm, 1 kg cubes; the stack goes up at (-0.1, 0.1)."""
-    return StackScenario(**{**cube(goal=(-0.1, 0.1, 0.02)).to_dict()["fields"], "second_xy": (0.1, -0.05),
-                            **overrides})
+    return StackScenario(**{**cube(goal=(-0.1, 0.1, 0.02)).to_dict()["fields"], "second_xy": (0.1, -0.05), **overrides})
 
 
 def test_expert_stacks_two_cubes():

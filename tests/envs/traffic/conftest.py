@@ -32,7 +32,9 @@ def traffic_cache(tmp_path_factory):
 def signal_env_id() -> str:
     if ENV_ID not in gym.registry:
         gym.register(
-            id=ENV_ID, entry_point=f"{_SIGNAL}.env:TrafficSignalEnv",
-            vector_entry_point=f"{_SIGNAL}.vector_env:TrafficSignalVectorEnv", max_episode_steps=360,
+            id=ENV_ID,
+            entry_point=f"{_SIGNAL}.env:TrafficSignalEnv",
+            vector_entry_point=f"{_SIGNAL}.vector_env:TrafficSignalVectorEnv",
+            max_episode_steps=360,
         )
     return ENV_ID

@@ -27,9 +27,14 @@ SHORT = {"generator_kwargs": {"duration": 300, "rate": 500}}
 def short_grid_id():
     """A short grid (100 s episodes) in benchmarkzoo's registry for this module only."""
     registration.register(
-        SHORT_ID, kind="parallel", family="traffic", entry_point="benchmarkzoo.envs.traffic.grid.env:TrafficGridEnv",
-        vector_entry_point="benchmarkzoo.envs.traffic.grid.vector_env:TrafficGridVectorEnv", max_episode_steps=20,
-        kwargs=SHORT, description="test only",
+        SHORT_ID,
+        kind="parallel",
+        family="traffic",
+        entry_point="benchmarkzoo.envs.traffic.grid.env:TrafficGridEnv",
+        vector_entry_point="benchmarkzoo.envs.traffic.grid.vector_env:TrafficGridVectorEnv",
+        max_episode_steps=20,
+        kwargs=SHORT,
+        description="test only",
     )
     yield SHORT_ID
     registration._ENVS.pop(SHORT_ID, None)

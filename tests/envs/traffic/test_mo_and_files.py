@@ -25,8 +25,10 @@ _SIGNAL = "benchmarkzoo.envs.traffic.signal"
 def mo_short_id():
     if MO_SHORT_ID not in gym.registry:
         gym.register(
-            id=MO_SHORT_ID, entry_point=f"{_SIGNAL}.mo_env:MOTrafficSignalEnv",
-            vector_entry_point=f"{_SIGNAL}.mo_vector_env:MOTrafficSignalVectorEnv", max_episode_steps=25,
+            id=MO_SHORT_ID,
+            entry_point=f"{_SIGNAL}.mo_env:MOTrafficSignalEnv",
+            vector_entry_point=f"{_SIGNAL}.mo_vector_env:MOTrafficSignalVectorEnv",
+            max_episode_steps=25,
             kwargs={"generator_kwargs": {"duration": 200, "rate": 600}},
         )
     return MO_SHORT_ID
@@ -91,8 +93,9 @@ def test_mo_check_env(mo_short_id):
 
 
 def test_mo_native_vector_matches_mo_sync(mo_short_id):
-    summary = check_vector_matches_single(mo_short_id, num_envs=2, steps=40, seed=0,
-                                          autoreset_mode=AutoresetMode.NEXT_STEP)
+    summary = check_vector_matches_single(
+        mo_short_id, num_envs=2, steps=40, seed=0, autoreset_mode=AutoresetMode.NEXT_STEP
+    )
     assert summary["episodes_ended"] > 0
 
 

@@ -22,9 +22,15 @@ _GRID = "benchmarkzoo.envs.traffic.grid"
 def mo_short_id():
     """A short MO grid (20-step episodes) in benchmarkzoo's registry for this module only."""
     registration.register(
-        MO_SHORT_ID, kind="moma", family="traffic", entry_point=f"{_GRID}.mo_env:MOTrafficGridEnv",
-        vector_entry_point=f"{_GRID}.mo_vector_env:MOTrafficGridVectorEnv", max_episode_steps=20,
-        kwargs=SHORT, extras=("traffic", "mo"), description="test only",
+        MO_SHORT_ID,
+        kind="moma",
+        family="traffic",
+        entry_point=f"{_GRID}.mo_env:MOTrafficGridEnv",
+        vector_entry_point=f"{_GRID}.mo_vector_env:MOTrafficGridVectorEnv",
+        max_episode_steps=20,
+        kwargs=SHORT,
+        extras=("traffic", "mo"),
+        description="test only",
     )
     yield MO_SHORT_ID
     registration._ENVS.pop(MO_SHORT_ID, None)

@@ -96,8 +96,9 @@ def test_random_network_demand_only_between_connected_fringe_edges():
         path = network_file(scenario)
         layout = network_layout(path, scenario.net_hash)
         assert layout.reachable[scenario.origin, scenario.destination].all()
-        assert (np.asarray(layout.origin_node)[scenario.origin]
-                != np.asarray(layout.destination_node)[scenario.destination]).all()
+        assert (
+            np.asarray(layout.origin_node)[scenario.origin] != np.asarray(layout.destination_node)[scenario.destination]
+        ).all()
 
 
 def test_random_network_cache_keeps_only_the_kept_network(tmp_path, monkeypatch):
@@ -204,9 +205,14 @@ def short_network_ids():
     for name, generator, kwargs in (("Spider", "traffic/spider", SPIDER), ("Random", "traffic/random", RANDOM)):
         env_id = f"benchmarkzoo/TrafficGrid{name}Short-v0"
         registration.register(
-            env_id, kind="parallel", family="traffic", entry_point=f"{_GRID}.env:TrafficGridEnv",
-            vector_entry_point=f"{_GRID}.vector_env:TrafficGridVectorEnv", max_episode_steps=20,
-            kwargs={"generator": generator, "generator_kwargs": kwargs}, description="test only",
+            env_id,
+            kind="parallel",
+            family="traffic",
+            entry_point=f"{_GRID}.env:TrafficGridEnv",
+            vector_entry_point=f"{_GRID}.vector_env:TrafficGridVectorEnv",
+            max_episode_steps=20,
+            kwargs={"generator": generator, "generator_kwargs": kwargs},
+            description="test only",
         )
         ids[generator] = env_id
     yield ids

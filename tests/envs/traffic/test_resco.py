@@ -10,8 +10,16 @@ from benchmarkzoo.envs.traffic.grid.baseline import FixedTimePolicy, MaxPressure
 from benchmarkzoo.envs.traffic.resco import NETWORKS, RESCOGenerator, TrafficRESCOEnv, window_routes
 
 #: Traffic lights of each network (RESCO's paper: 1, 3, 8, 1, 7, 21, 16, 16).
-SIGNALS = {"cologne1": 1, "cologne3": 3, "cologne8": 8, "ingolstadt1": 1, "ingolstadt7": 7,
-           "ingolstadt21": 21, "grid4x4": 16, "arterial4x4": 16}
+SIGNALS = {
+    "cologne1": 1,
+    "cologne3": 3,
+    "cologne8": 8,
+    "ingolstadt1": 1,
+    "ingolstadt7": 7,
+    "ingolstadt21": 21,
+    "grid4x4": 16,
+    "arterial4x4": 16,
+}
 
 
 @pytest.mark.parametrize("network", NETWORKS)
@@ -48,7 +56,7 @@ def test_signals_of_different_shapes_share_the_widest_spaces():
         assert env.observation_space(env.possible_agents[0]).shape == (width + 1 + 2 * height,)
         k = int(np.argmin(greens))
         small = observations[env.possible_agents[k]]
-        assert small[: greens[k]].sum() == 1 and not small[greens[k]:width].any()  # one-hot green, then padding
+        assert small[: greens[k]].sum() == 1 and not small[greens[k] : width].any()  # one-hot green, then padding
         policy = FixedTimePolicy()
         for _ in range(8):
             env.step(policy(env))
@@ -68,9 +76,11 @@ def test_generator_spec_is_path_free_and_seed_draws_sumo_seed():
 
 
 def test_window_routes_shift_cut_and_scale():
-    data = (b'<routes><vType id="car"/>'
-            + b"".join(f'<trip id="v{i}" depart="{100 + i}.00" from="a" to="b"/>'.encode() for i in range(10))
-            + b"</routes>")
+    data = (
+        b'<routes><vType id="car"/>'
+        + b"".join(f'<trip id="v{i}" depart="{100 + i}.00" from="a" to="b"/>'.encode() for i in range(10))
+        + b"</routes>"
+    )
     out = window_routes(data, 102, 108, 1.0).decode()
     assert 'depart="0.00"' in out and 'depart="5.00"' in out and 'id="v1"' not in out and 'id="v8"' not in out
     assert out.count("<trip") == 6 and "<vType" in out
@@ -116,8 +126,10 @@ def _episode(env, seed, action_seed, steps):
 def test_an_episode_does_not_depend_on_the_one_before():
     # Before every simulation ran in a fresh fork, cologne1's seed-0 episode took another path at
     # step 127 in about one run out of two when its worker had simulated another episode first.
-    fresh, reused = TrafficRESCOEnv(generator_kwargs={"network": "cologne1"}), TrafficRESCOEnv(
-        generator_kwargs={"network": "cologne1"})
+    fresh, reused = (
+        TrafficRESCOEnv(generator_kwargs={"network": "cologne1"}),
+        TrafficRESCOEnv(generator_kwargs={"network": "cologne1"}),
+    )
     try:
         expected = _episode(fresh, 0, 1, 200)
         for other_seed in (3, 4, 5):

@@ -42,8 +42,12 @@ SHORT = {"generator_kwargs": {"duration": 300, "rate": 400, "num_agents": 8, "ho
 def short_routing_id():
     """Short days in benchmarkzoo's registry for this module only."""
     registration.register(
-        SHORT_ID, kind="parallel", family="traffic", entry_point="benchmarkzoo.envs.traffic.routing.env:RoutingEnv",
-        vector_entry_point="benchmarkzoo.envs.traffic.routing.vector_env:RoutingVectorEnv", kwargs=SHORT,
+        SHORT_ID,
+        kind="parallel",
+        family="traffic",
+        entry_point="benchmarkzoo.envs.traffic.routing.env:RoutingEnv",
+        vector_entry_point="benchmarkzoo.envs.traffic.routing.vector_env:RoutingVectorEnv",
+        kwargs=SHORT,
         description="test only",
     )
     yield SHORT_ID
@@ -89,12 +93,14 @@ def test_same_seed_same_day_and_other_seeds_differ():
     try:
         rng = np.random.default_rng(4)
         choices = rng.integers(0, 3, size=(20, 8))
-        runs = [_play(env, lambda e: {a: int(choices[e.num_steps, e._index[a]]) for a in e.agents}, seed=11)
-                for env in envs]
+        runs = [
+            _play(env, lambda e: {a: int(choices[e.num_steps, e._index[a]]) for a in e.agents}, seed=11) for env in envs
+        ]
         (returns_a, infos_a, history_a), (returns_b, infos_b, history_b) = runs
         assert history_a == history_b and returns_a == returns_b
-        assert {k: infos_a[a][k] for a in infos_a for k in sim.METRIC_KEYS} == \
-               {k: infos_b[a][k] for a in infos_b for k in sim.METRIC_KEYS}
+        assert {k: infos_a[a][k] for a in infos_a for k in sim.METRIC_KEYS} == {
+            k: infos_b[a][k] for a in infos_b for k in sim.METRIC_KEYS
+        }
         other, _, _ = _play(envs[0], ShortestPathPolicy(), seed=12)
         assert other != returns_a
     finally:
@@ -161,17 +167,24 @@ def test_heavy_agent_demand_on_one_route_is_slower_than_splitting_it():
         a = int(np.flatnonzero(base.free_flow[:, 0] == base.free_flow[:, 1])[0])  # two equally short options
 
         def repeat(x):
-            return np.repeat(x[a: a + 1], 60, axis=0)
+            return np.repeat(x[a : a + 1], 60, axis=0)
 
         scenario = dataclasses.replace(
-            base, agent_depart=np.repeat(np.arange(30, 210, 30), 10).astype(np.int32),
-            agent_origin=repeat(base.agent_origin), agent_destination=repeat(base.agent_destination),
-            routes=repeat(base.routes), free_flow=repeat(base.free_flow), od_xy=repeat(base.od_xy),
+            base,
+            agent_depart=np.repeat(np.arange(30, 210, 30), 10).astype(np.int32),
+            agent_origin=repeat(base.agent_origin),
+            agent_destination=repeat(base.agent_destination),
+            routes=repeat(base.routes),
+            free_flow=repeat(base.free_flow),
+            od_xy=repeat(base.od_xy),
         )
         results = {}
         for name, spread in (("route 0", 1), ("split", 3)):
-            _, infos, _ = _play(env, lambda e, spread=spread: {ag: e._index[ag] % spread for ag in e.agents},
-                                options={"scenario": scenario})
+            _, infos, _ = _play(
+                env,
+                lambda e, spread=spread: {ag: e._index[ag] % spread for ag in e.agents},
+                options={"scenario": scenario},
+            )
             results[name] = next(iter(infos.values()))
             assert results[name]["agents_arrived"] == 60
         slow, fast = results["route 0"]["mean_travel_time_agents"], results["split"]["mean_travel_time_agents"]
@@ -191,8 +204,9 @@ def test_travel_times_and_delay_equal_sumo_tripinfo(tmp_path):
     trips = tmp_path / "tripinfo.xml"
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            libsumo.start([*sumo_command(plan.net, plan.routes, plan.seed), *sim.SUMO_OPTIONS,
-                           "--tripinfo-output", str(trips)])
+            libsumo.start(
+                [*sumo_command(plan.net, plan.routes, plan.seed), *sim.SUMO_OPTIONS, "--tripinfo-output", str(trips)]
+            )
         controller = sim.RoutingController(libsumo, plan)
         m = controller.measure()
         while not m.done:

@@ -232,9 +232,11 @@ def test_close_leaves_no_process_or_file():
 def short_env_id(signal_env_id):
     if SHORT_ID not in gym.registry:
         gym.register(
-            id=SHORT_ID, entry_point="benchmarkzoo.envs.traffic.signal.env:TrafficSignalEnv",
+            id=SHORT_ID,
+            entry_point="benchmarkzoo.envs.traffic.signal.env:TrafficSignalEnv",
             vector_entry_point="benchmarkzoo.envs.traffic.signal.vector_env:TrafficSignalVectorEnv",
-            max_episode_steps=25, kwargs={"generator_kwargs": {"duration": 200, "rate": 600}},
+            max_episode_steps=25,
+            kwargs={"generator_kwargs": {"duration": 200, "rate": 600}},
         )
     return SHORT_ID
 

@@ -29,18 +29,25 @@ def _episode_end(penalty: float, objective: str, first: Objective) -> Rule:
         value = float(o.returns[0, 0])
         if not _terminated(o):
             if o.max_length is not None and o.length < o.max_length:
-                return (f"the episode ended after {o.length} of {o.max_length} steps without crashing or leaving the "
-                        "arena; nothing else ends one early")
+                return (
+                    f"the episode ended after {o.length} of {o.max_length} steps without crashing or leaving the "
+                    "arena; nothing else ends one early"
+                )
             allowed = first.step.scaled(o.length)
         else:
             allowed = first.step.scaled(o.length) + Range(-penalty, -penalty)
         if not allowed.contains(value):
-            return (f"{objective} {value!r} of an episode of {o.length} steps that "
-                    f"{'crashed' if _terminated(o) else 'did not crash'} lies outside {allowed}")
+            return (
+                f"{objective} {value!r} of an episode of {o.length} steps that "
+                f"{'crashed' if _terminated(o) else 'did not crash'} lies outside {allowed}"
+            )
         return None
 
-    return Rule(f"crash_penalty ({penalty:g}) is paid on the last step exactly when the episode crashed or left the "
-                "arena; otherwise the episode lasted the step limit", broken)
+    return Rule(
+        f"crash_penalty ({penalty:g}) is paid on the last step exactly when the episode crashed or left the "
+        "arena; otherwise the episode lasted the step limit",
+        broken,
+    )
 
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
@@ -52,8 +59,12 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     penalty = float(kw["crash_penalty"])
     objective = Objective("return", step=Range(1.0 - weights, 1.0), once=Range(-penalty, 0.0))
     return OutcomeBounds(
-        max_length=max_steps, objectives=(objective,), success=True, metrics=_FLAGS,
-        integer_metrics=frozenset(_FLAGS), rules=(_episode_end(penalty, "return", objective),),
+        max_length=max_steps,
+        objectives=(objective,),
+        success=True,
+        metrics=_FLAGS,
+        integer_metrics=frozenset(_FLAGS),
+        rules=(_episode_end(penalty, "return", objective),),
     )
 
 
@@ -66,6 +77,10 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     c = sim.max_progress_per_step(sim.Params())  # the env never sets dt, so Params' default is the env's
     progress = Objective("progress", step=Range(-c, c), once=Range(-penalty, 0.0))
     return OutcomeBounds(
-        max_length=max_steps, objectives=(progress, Objective("energy", step=Range(-1.0, 0.0))), success=True,
-        metrics=_FLAGS, integer_metrics=frozenset(_FLAGS), rules=(_episode_end(penalty, "progress", progress),),
+        max_length=max_steps,
+        objectives=(progress, Objective("energy", step=Range(-1.0, 0.0))),
+        success=True,
+        metrics=_FLAGS,
+        integer_metrics=frozenset(_FLAGS),
+        rules=(_episode_end(penalty, "progress", progress),),
     )

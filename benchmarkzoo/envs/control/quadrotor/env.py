@@ -28,7 +28,9 @@ def make_generator(
 ) -> QuadrotorGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a quadrotor generator."""
     return resolve_generator(
-        generator, generator_kwargs, QuadrotorGenerator,
+        generator,
+        generator_kwargs,
+        QuadrotorGenerator,
         f"{env_id} needs a quadrotor generator (e.g. 'quadrotor/hover')",
     )
 
@@ -48,8 +50,11 @@ def build_params(
     if frame not in sim.FRAMES:
         raise ValueError(f"{env_id}: frame must be one of {sim.FRAMES}; got {frame!r}.")
     weights = {
-        "pos_weight": pos_weight, "tilt_weight": tilt_weight, "spin_weight": spin_weight,
-        "effort_weight": effort_weight, "crash_penalty": crash_penalty,
+        "pos_weight": pos_weight,
+        "tilt_weight": tilt_weight,
+        "spin_weight": spin_weight,
+        "effort_weight": effort_weight,
+        "crash_penalty": crash_penalty,
     }
     for name, value in weights.items():
         ok = isinstance(value, int | float) and not isinstance(value, bool) and np.isfinite(value) and value >= 0

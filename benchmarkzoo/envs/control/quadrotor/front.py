@@ -91,7 +91,9 @@ def evaluate_setting(
     if not isinstance(seeds, range) or seeds.step != 1 or len(seeds) == 0:
         raise ValueError(f"seeds must be a non-empty range with step 1; got {seeds!r}.")
     env = MOQuadrotorVectorEnv(
-        num_envs=len(seeds), generator=generator, generator_kwargs=generator_kwargs,
+        num_envs=len(seeds),
+        generator=generator,
+        generator_kwargs=generator_kwargs,
         max_episode_steps=max_episode_steps,
     )
     policy = CascadedPIDPolicy(max_speed=max_speed)

@@ -135,9 +135,15 @@ def rotation_from_yaw_tilt(yaw: float, tilt: float, tilt_axis: float) -> tuple[f
     )
     cy, sy = math.cos(yaw), math.sin(yaw)
     return (
-        cy * t[0][0] - sy * t[1][0], cy * t[0][1] - sy * t[1][1], cy * t[0][2] - sy * t[1][2],
-        sy * t[0][0] + cy * t[1][0], sy * t[0][1] + cy * t[1][1], sy * t[0][2] + cy * t[1][2],
-        t[2][0], t[2][1], t[2][2],
+        cy * t[0][0] - sy * t[1][0],
+        cy * t[0][1] - sy * t[1][1],
+        cy * t[0][2] - sy * t[1][2],
+        sy * t[0][0] + cy * t[1][0],
+        sy * t[0][1] + cy * t[1][1],
+        sy * t[0][2] + cy * t[1][2],
+        t[2][0],
+        t[2][1],
+        t[2][2],
     )
 
 
@@ -289,8 +295,19 @@ class HoverGenerator(QuadrotorGenerator):
         hover_height: float = 2.0,
     ):
         super().__init__(
-            mass, arm_length, inertia_scale, thrust_to_weight, torque_coef, drag, arena_half_width, arena_height,
-            init_pos, init_vel, init_tilt, init_ang_vel, init_yaw,
+            mass,
+            arm_length,
+            inertia_scale,
+            thrust_to_weight,
+            torque_coef,
+            drag,
+            arena_half_width,
+            arena_height,
+            init_pos,
+            init_vel,
+            init_tilt,
+            init_ang_vel,
+            init_yaw,
         )
         self.hover_height = self._check_start_height("hover_height", hover_height)
 
@@ -332,8 +349,19 @@ class GoalGenerator(QuadrotorGenerator):
         goal_min_height: float = 0.5,
     ):
         super().__init__(
-            mass, arm_length, inertia_scale, thrust_to_weight, torque_coef, drag, arena_half_width, arena_height,
-            init_pos, init_vel, init_tilt, init_ang_vel, init_yaw,
+            mass,
+            arm_length,
+            inertia_scale,
+            thrust_to_weight,
+            torque_coef,
+            drag,
+            arena_half_width,
+            arena_height,
+            init_pos,
+            init_vel,
+            init_tilt,
+            init_ang_vel,
+            init_yaw,
         )
         self.start_height = self._check_start_height("start_height", start_height)
         self.goal_min_height = self._check_float_range(

@@ -40,8 +40,18 @@ class MOQuadrotorVectorEnv(QuadrotorVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            num_envs, generator, generator_kwargs, frame, 0.0, 0.0, 0.0, 0.0, crash_penalty, max_episode_steps,
-            autoreset_mode, render_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            frame,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            crash_penalty,
+            max_episode_steps,
+            autoreset_mode,
+            render_mode,
         )
         self.reward_space = build_reward_space(self.params)
         self.reward_dim = len(OBJECTIVES)

@@ -54,6 +54,7 @@ class QuadrotorRenderer(PygameCanvas):
         up = pos + rot[:, 2] * VISUAL_ARM
         self.screen.fill(BACKGROUND)
         for panel, (label, right, vertical) in enumerate(VIEWS):
+
             def px(point: np.ndarray, right: int = right, vertical: int = vertical, panel: int = panel):
                 return self._to_px(panel, float(point[right]), float(point[vertical]), vertical)
 

@@ -198,7 +198,12 @@ def load(state: State, worlds: np.ndarray | list[int], scenarios: list[Quadrotor
     """
     rows = np.array(
         [
-            s.start_pos + s.start_vel + s.start_rot + s.start_ang_vel + s.goal + s.inertia
+            s.start_pos
+            + s.start_vel
+            + s.start_rot
+            + s.start_ang_vel
+            + s.goal
+            + s.inertia
             + (s.mass, s.max_thrust, s.torque_coef, s.drag, s.arm_length)
             for s in scenarios
         ]
@@ -337,9 +342,8 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     out = advance(state, actions, params)
     terminated = out.terminated
     distance, spin = out.distance, out.spin
-    cost = (
-        params.pos_weight * (distance / (distance + params.pos_scale))
-        + params.tilt_weight * ((1.0 - state.rot[2, 2]) * 0.5)
+    cost = params.pos_weight * (distance / (distance + params.pos_scale)) + params.tilt_weight * (
+        (1.0 - state.rot[2, 2]) * 0.5
     )
     cost = (cost + params.spin_weight * (spin / (spin + params.spin_scale))) + params.effort_weight * out.effort
     rewards = 1.0 - cost

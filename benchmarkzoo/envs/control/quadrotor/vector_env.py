@@ -31,7 +31,9 @@ class QuadrotorVectorEnv(NativeVectorEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 50
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": ["rgb_array"],
+        "render_fps": 50,
     }
     #: As :attr:`QuadrotorEnv.fixed_env_id`.
     fixed_env_id: ClassVar[str | None] = None

@@ -52,7 +52,5 @@ class ShortestPathPolicy:
     def __call__(self, env) -> int | np.ndarray:
         env = getattr(env, "unwrapped", env)
         if hasattr(env, "scenarios"):  # the native vector env
-            return np.array(
-                [self.act_world(s, env.state.pos[i]) for i, s in enumerate(env.scenarios)], dtype=np.int64
-            )
+            return np.array([self.act_world(s, env.state.pos[i]) for i, s in enumerate(env.scenarios)], dtype=np.int64)
         return self.act_world(env.scenario, env.state.pos[0])

@@ -25,12 +25,16 @@ def goal_bounds(env_class: Callable[..., Any], kwargs: dict[str, Any], max_steps
 
     def broken(o: Outcome) -> str | None:
         if not o.success and o.max_length is not None and o.length < o.max_length:
-            return (f"the episode failed but ended after {o.length} of {o.max_length} steps; only reaching the goal "
-                    "ends one early")
+            return (
+                f"the episode failed but ended after {o.length} of {o.max_length} steps; only reaching the goal "
+                "ends one early"
+            )
         if not close(float(o.returns[0, 0]), expected(o)):
             formula = "goal_reward + (length - 1) * step_reward" if o.success else "length * step_reward"
-            return (f"return {float(o.returns[0, 0])!r} with success={o.success} and length {o.length} should be "
-                    f"{expected(o)!r} ({formula})")
+            return (
+                f"return {float(o.returns[0, 0])!r} with success={o.success} and length {o.length} should be "
+                f"{expected(o)!r} ({formula})"
+            )
         return None
 
     return OutcomeBounds(
@@ -39,9 +43,14 @@ def goal_bounds(env_class: Callable[..., Any], kwargs: dict[str, Any], max_steps
             Objective("return", step=Range(step, step), once=Range(min(0.0, goal - step), max(0.0, goal - step))),
         ),
         success=True,
-        rules=(Rule(
-            f"success iff the episode terminated at the goal; the return is then goal_reward + (L - 1) * step_reward "
-            f"({goal:g} + (L - 1) * {step:g}), else L * step_reward and L is the step limit", broken),),
+        rules=(
+            Rule(
+                "success iff the episode terminated at the goal; the return is then "
+                f"goal_reward + (L - 1) * step_reward ({goal:g} + (L - 1) * {step:g}), "
+                "else L * step_reward and L is the step limit",
+                broken,
+            ),
+        ),
     )
 
 

@@ -38,8 +38,11 @@ class KeyDoorPlanner:
             walls = np.asarray(scenario.walls)
             locked = walls.copy()
             locked[scenario.door] = True
-            maps = (bfs_distances(walls, scenario.goal), bfs_distances(locked, scenario.goal),
-                    bfs_distances(locked, scenario.key))
+            maps = (
+                bfs_distances(walls, scenario.goal),
+                bfs_distances(locked, scenario.goal),
+                bfs_distances(locked, scenario.key),
+            )
             self._maps[key] = maps
             if len(self._maps) > self.cache_size:
                 self._maps.popitem(last=False)

@@ -38,8 +38,15 @@ class MazeKeysVectorEnv(MazeVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            num_envs, generator, generator_kwargs, view_radius, step_reward, goal_reward, max_episode_steps,
-            autoreset_mode, render_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            view_radius,
+            step_reward,
+            goal_reward,
+            max_episode_steps,
+            autoreset_mode,
+            render_mode,
         )
 
     def _make_renderer(self):

@@ -39,8 +39,13 @@ class LinearWeightPlanner:
         cache_size: plans kept, keyed by scenario hash (one per world is enough).
     """
 
-    def __init__(self, weights: tuple[float, float] = DEFAULT_WEIGHTS, gamma: float = 1.0,
-                 max_steps: int | None = None, cache_size: int = 8192):
+    def __init__(
+        self,
+        weights: tuple[float, float] = DEFAULT_WEIGHTS,
+        gamma: float = 1.0,
+        max_steps: int | None = None,
+        cache_size: int = 8192,
+    ):
         w = np.asarray(weights, dtype=np.float64)
         if w.shape != (2,) or not np.isfinite(w).all() or (w < 0).any() or not w.any():
             raise ValueError(f"weights must be two non-negative numbers, not both zero; got {weights!r}.")

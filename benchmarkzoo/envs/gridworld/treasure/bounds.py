@@ -30,8 +30,10 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
             expected = sim.TIME_PENALTY * o.length
             return f"the time objective {time!r} of an episode of {o.length} steps should be {expected!r}"
         if value == 0.0 and o.max_length is not None and o.length < o.max_length:
-            return (f"the episode ended after {o.length} of {o.max_length} steps without a treasure (treasure "
-                    "objective 0); only a treasure ends one early")
+            return (
+                f"the episode ended after {o.length} of {o.max_length} steps without a treasure (treasure "
+                "objective 0); only a treasure ends one early"
+            )
         return None
 
     return OutcomeBounds(
@@ -40,6 +42,11 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
             Objective("treasure", step=Range(0.0, 0.0), once=Range(0.0, max_value)),
             Objective("time", step=Range(sim.TIME_PENALTY, sim.TIME_PENALTY)),
         ),
-        rules=(Rule("the time objective is -L; an episode shorter than the step limit ended on a treasure "
-                    "(treasure objective > 0)", broken),),
+        rules=(
+            Rule(
+                "the time objective is -L; an episode shorter than the step limit ended on a treasure "
+                "(treasure objective > 0)",
+                broken,
+            ),
+        ),
     )

@@ -40,7 +40,10 @@ def treasure_distances(scenario: TreasureScenario) -> np.ndarray:
         r, c = divmod(cell, width)
         d = dist[cell] + 1
         neighbours = (
-            (cell - width, r > 0), (cell + 1, c < width - 1), (cell + width, r < height - 1), (cell - 1, c > 0)
+            (cell - width, r > 0),
+            (cell + 1, c < width - 1),
+            (cell + width, r < height - 1),
+            (cell - 1, c > 0),
         )
         for nb, ok in neighbours:
             if ok and not blocked[nb] and dist[nb] < 0:

@@ -30,20 +30,33 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
         if won and (killed != 1.0 or alive == 0.0):
             return f"a win kills every enemy and keeps a unit alive; enemies_killed {killed!r}, allies_alive {alive!r}"
         if o.max_length is not None and o.length < o.max_length and killed != 1.0 and alive != 0.0:
-            return (f"the episode ended after {o.length} of {o.max_length} steps with both armies standing "
-                    f"(allies_alive {alive!r}, enemies_killed {killed!r})")
+            return (
+                f"the episode ended after {o.length} of {o.max_length} steps with both armies standing "
+                f"(allies_alive {alive!r}, enemies_killed {killed!r})"
+            )
         if not close_to_fraction(alive, n):
             return f"allies_alive {alive!r} is not a fraction of the {n} units"
         return None
 
     return OutcomeBounds(
-        max_length=max_steps, agents=n, success=True,
+        max_length=max_steps,
+        agents=n,
+        success=True,
         objectives=(Objective("return", step=Range(0.0, scale), total=Range(0.0, scale)),),
-        metrics={"won": Range(0.0, 1.0), "allies_alive": Range(0.0, 1.0), "enemies_killed": Range(0.0, 1.0),
-                 "masked_actions": Range(0.0, n * float(max_steps) if max_steps is not None else math.inf)},
+        metrics={
+            "won": Range(0.0, 1.0),
+            "allies_alive": Range(0.0, 1.0),
+            "enemies_killed": Range(0.0, 1.0),
+            "masked_actions": Range(0.0, n * float(max_steps) if max_steps is not None else math.inf),
+        },
         integer_metrics=frozenset(("won", "masked_actions")),
-        rules=(Rule("success is won: every enemy killed with a unit alive; the episode ends early only when an army "
-                    "is gone", broken),),
+        rules=(
+            Rule(
+                "success is won: every enemy killed with a unit alive; the episode ends early only when an army "
+                "is gone",
+                broken,
+            ),
+        ),
     )
 
 

@@ -25,7 +25,9 @@ CombatGenerator = LineupGenerator | RandomCombatGenerator
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> CombatGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a MicroCombat generator."""
     return resolve_generator(
-        generator, generator_kwargs, (LineupGenerator, RandomCombatGenerator),
+        generator,
+        generator_kwargs,
+        (LineupGenerator, RandomCombatGenerator),
         f"{ENV_ID} needs a combat generator ('combat/lineup' or 'combat/random')",
     )
 
@@ -78,8 +80,9 @@ def check_scenario(scenario: Any, params: sim.Params) -> CombatScenario:
     return scenario
 
 
-def illegal_action_message(state: sim.State, params: sim.Params, world: int, unit: int, action: int,
-                           mask: np.ndarray, who: str) -> str:
+def illegal_action_message(
+    state: sim.State, params: sim.Params, world: int, unit: int, action: int, mask: np.ndarray, who: str
+) -> str:
     """Why ``action`` is masked for our unit ``unit`` of ``world``, and what is legal instead."""
     if action == sim.NOOP:
         reason = "no-op is legal only for dead units; send 1 (stop) to stay in place"
@@ -258,8 +261,12 @@ class MicroCombatEnv(ParallelEnvView):
     ([39.0, 39.0], 0.4706)
     """
 
-    metadata = {"name": "micro_combat_v0", "render_modes": ["rgb_array", "human"], "render_fps": 4,
-                "is_parallelizable": True}
+    metadata = {
+        "name": "micro_combat_v0",
+        "render_modes": ["rgb_array", "human"],
+        "render_fps": 4,
+        "is_parallelizable": True,
+    }
     env_id = ENV_ID
 
     def __init__(
@@ -300,8 +307,9 @@ class MicroCombatEnv(ParallelEnvView):
         self._mask = sim.action_masks(self.sim_state, self.params)[0]  # (N, A), fresh
         if self.render_mode == "human":
             self.render()
-        return self._observations(self.agents), {agent: {"action_mask": self._mask[i]} for i, agent in
-                                                 enumerate(self.agents)}
+        return self._observations(self.agents), {
+            agent: {"action_mask": self._mask[i]} for i, agent in enumerate(self.agents)
+        }
 
     def step(self, actions: dict[str, Any]):
         if self.scenario is None:
@@ -320,8 +328,11 @@ class MicroCombatEnv(ParallelEnvView):
             i, action = self._index[agent], int(actions[agent])
             if not self._mask[i, action]:
                 if self.illegal_actions == "raise":
-                    raise IllegalActionError(illegal_action_message(
-                        self.sim_state, self.params, 0, i, action, self._mask[i], f"agent {agent!r}"))
+                    raise IllegalActionError(
+                        illegal_action_message(
+                            self.sim_state, self.params, 0, i, action, self._mask[i], f"agent {agent!r}"
+                        )
+                    )
                 self.sim_state.masked[0] += 1
                 action = sim.STOP
             self._actions[0, i] = action

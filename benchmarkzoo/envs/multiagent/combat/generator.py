@@ -59,8 +59,12 @@ class CombatScenario(Scenario):
         pos = {k: np.array(getattr(self, k), dtype=np.float64, copy=True) for k in ("ally_pos", "enemy_pos")}
         n = types["ally_types"].shape[0] if types["ally_types"].ndim == 1 else -1
         e = types["enemy_types"].shape[0] if types["enemy_types"].ndim == 1 else -1
-        if not (1 <= n <= MAX_UNITS and 1 <= e <= MAX_UNITS and pos["ally_pos"].shape == (n, 2)
-                and pos["enemy_pos"].shape == (e, 2)):
+        if not (
+            1 <= n <= MAX_UNITS
+            and 1 <= e <= MAX_UNITS
+            and pos["ally_pos"].shape == (n, 2)
+            and pos["enemy_pos"].shape == (e, 2)
+        ):
             raise ScenarioError(
                 f"CombatScenario needs ally_types (N,), ally_pos (N, 2), enemy_types (E,), enemy_pos (E, 2) with "
                 f"1 <= N, E <= {MAX_UNITS}; got shapes {types['ally_types'].shape}, {pos['ally_pos'].shape}, "
@@ -77,8 +81,9 @@ class CombatScenario(Scenario):
             if not (np.isfinite(value).all() and value.min() >= 0.0 and value.max() <= self.map_size):
                 raise ScenarioError(f"CombatScenario: every {name} must lie inside [0, {self.map_size}]^2.")
         if self.enemy_strategy not in STRATEGIES:
-            raise ScenarioError(f"CombatScenario: enemy_strategy must be one of {STRATEGIES}; got "
-                                f"{self.enemy_strategy!r}.")
+            raise ScenarioError(
+                f"CombatScenario: enemy_strategy must be one of {STRATEGIES}; got {self.enemy_strategy!r}."
+            )
         for name, value in {**types, **pos}.items():
             value.setflags(write=False)  # scenarios are values: their hash must not go stale
             object.__setattr__(self, name, value)
@@ -138,8 +143,7 @@ class LineupGenerator(Generator):
 
     scenario_type = CombatScenario
 
-    def __init__(self, lineup: str = "3m", enemy_strategy: str = "random", map_size: float = 32.0,
-                 gap: float = 16.0):
+    def __init__(self, lineup: str = "3m", enemy_strategy: str = "random", map_size: float = 32.0, gap: float = 16.0):
         if lineup not in LINEUPS:
             raise GeneratorArgumentError(f"lineup must be one of {sorted(LINEUPS)}; got {lineup!r}.")
         self.lineup = lineup
@@ -163,8 +167,14 @@ class LineupGenerator(Generator):
         strategy = _draw_strategy(rng, self.enemy_strategy)
         ally_pos = _place(rng, self.num_allies, (half - self.gap / 2, half), +1, size)
         enemy_pos = _place(rng, self.num_enemies, (half + self.gap / 2, half), -1, size)
-        return CombatScenario(map_size=size, ally_types=self._allies, ally_pos=ally_pos,
-                              enemy_types=self._enemies, enemy_pos=enemy_pos, enemy_strategy=strategy)
+        return CombatScenario(
+            map_size=size,
+            ally_types=self._allies,
+            ally_pos=ally_pos,
+            enemy_types=self._enemies,
+            enemy_pos=enemy_pos,
+            enemy_strategy=strategy,
+        )
 
 
 class RandomCombatGenerator(Generator):
@@ -184,9 +194,14 @@ class RandomCombatGenerator(Generator):
 
     scenario_type = CombatScenario
 
-    def __init__(self, num_allies: int = 5, num_enemies: int = 5,
-                 unit_types: tuple[str, ...] | list[str] = TYPE_NAMES, enemy_strategy: str = "random",
-                 map_size: float = 32.0):
+    def __init__(
+        self,
+        num_allies: int = 5,
+        num_enemies: int = 5,
+        unit_types: tuple[str, ...] | list[str] = TYPE_NAMES,
+        enemy_strategy: str = "random",
+        map_size: float = 32.0,
+    ):
         self.num_allies = self._check_int_range("num_allies", num_allies, 1, MAX_UNITS)
         self.num_enemies = self._check_int_range("num_enemies", num_enemies, 1, MAX_UNITS)
         types = tuple(unit_types) if isinstance(unit_types, list | tuple) else ()
@@ -208,5 +223,11 @@ class RandomCombatGenerator(Generator):
         theirs = (size * rng.uniform(0.7, 0.8), size * rng.uniform(0.3, 0.7))
         ally_pos = _place(rng, self.num_allies, ours, +1, size)
         enemy_pos = _place(rng, self.num_enemies, theirs, -1, size)
-        return CombatScenario(map_size=size, ally_types=ally_types, ally_pos=ally_pos,
-                              enemy_types=enemy_types, enemy_pos=enemy_pos, enemy_strategy=strategy)
+        return CombatScenario(
+            map_size=size,
+            ally_types=ally_types,
+            ally_pos=ally_pos,
+            enemy_types=enemy_types,
+            enemy_pos=enemy_pos,
+            enemy_strategy=strategy,
+        )

@@ -194,8 +194,11 @@ def action_masks(state: State, params: Params, worlds: np.ndarray | None = None)
         ``(W, N, 6 + E)`` int8, ``1`` where legal.
     """
     n = params.num_allies
-    pos, alive, kind = (state.pos, state.alive, state.kind) if worlds is None else (
-        state.pos[worlds], state.alive[worlds], state.kind[worlds])
+    pos, alive, kind = (
+        (state.pos, state.alive, state.kind)
+        if worlds is None
+        else (state.pos[worlds], state.alive[worlds], state.kind[worlds])
+    )
     ours = alive[:, :n]  # (W, N)
     distance = norm2(pos[:, None, n:] - pos[:, :n, None])  # (W, N, E)
     reach = distance <= units.ATTACK_RANGE[kind[:, :n]][..., None]
@@ -242,8 +245,12 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     attacking = alive & (act >= ATTACK)
     target = np.where(attacking, act - ATTACK + params.target_offset, 0)  # (B, U) slot of each unit's target
     target_pos = np.take_along_axis(pos, target[..., None], axis=1)  # (B, U, 2)
-    fire = (attacking & np.take_along_axis(alive, target, axis=1) & (state.cooldown == 0)
-            & (norm2(target_pos - pos) <= units.ATTACK_RANGE[kind]))
+    fire = (
+        attacking
+        & np.take_along_axis(alive, target, axis=1)
+        & (state.cooldown == 0)
+        & (norm2(target_pos - pos) <= units.ATTACK_RANGE[kind])
+    )
     slots = (np.arange(num_worlds, dtype=np.int64)[:, None] * u + target).ravel()
     received = np.bincount(slots, weights=np.where(fire, units.DAMAGE[kind], 0.0).ravel(), minlength=num_worlds * u)
     before = state.health.copy()
@@ -316,11 +323,14 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.
     own[3] = pos[:, :n, 1] / params.map_size
     own[4:] = np.moveaxis(units.ONE_HOT[kind[:, :n]], 2, 0)
     allies = feat[[0, *range(2, 6 + t)]][:, :, np.arange(n)[:, None], params.others]  # (5+T, B, N, N-1)
-    obs = np.concatenate([
-        np.moveaxis(own, 0, -1),
-        np.moveaxis(allies, 0, -1).reshape(num_worlds, n, -1),
-        np.moveaxis(feat[:, :, :, n:], 0, -1).reshape(num_worlds, n, -1),
-    ], axis=2)
+    obs = np.concatenate(
+        [
+            np.moveaxis(own, 0, -1),
+            np.moveaxis(allies, 0, -1).reshape(num_worlds, n, -1),
+            np.moveaxis(feat[:, :, :, n:], 0, -1).reshape(num_worlds, n, -1),
+        ],
+        axis=2,
+    )
     hidden = ~alive[:, :n] if mask is None else ~(alive[:, :n] & mask)
     if hidden.any():
         obs[hidden] = 0.0
@@ -353,5 +363,9 @@ def episode_metrics(state: State, params: Params) -> dict[str, np.ndarray]:
     n = params.num_allies
     allies = state.alive[:, :n].sum(axis=1) / n
     killed = (state.enemies - state.alive[:, n:].sum(axis=1)) / state.enemies
-    return {"won": state.won.copy(), "allies_alive": allies, "enemies_killed": killed,
-            "masked_actions": state.masked.copy()}
+    return {
+        "won": state.won.copy(),
+        "allies_alive": allies,
+        "enemies_killed": killed,
+        "masked_actions": state.masked.copy(),
+    }

@@ -60,8 +60,9 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
         render_mode: str | None = None,
     ):
         gen = make_generator(generator, generator_kwargs)
-        super().__init__(num_envs, agent_names(gen.num_allies), check_max_cycles(max_cycles), autoreset_mode,
-                         render_mode)
+        super().__init__(
+            num_envs, agent_names(gen.num_allies), check_max_cycles(max_cycles), autoreset_mode, render_mode
+        )
         self.generator = gen
         self.params = build_params(gen)
         self.illegal_actions = check_illegal_actions(illegal_actions)
@@ -93,9 +94,17 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
         if illegal.any():
             if self.illegal_actions == "raise":
                 world, unit = (int(x) for x in np.argwhere(illegal)[0])
-                raise IllegalActionError(illegal_action_message(
-                    self.sim_state, self.params, world, unit, int(actions[world, unit]), self._legal[world, unit],
-                    f"world {world}, agent {self.possible_agents[unit]!r}"))
+                raise IllegalActionError(
+                    illegal_action_message(
+                        self.sim_state,
+                        self.params,
+                        world,
+                        unit,
+                        int(actions[world, unit]),
+                        self._legal[world, unit],
+                        f"world {world}, agent {self.possible_agents[unit]!r}",
+                    )
+                )
             self.sim_state.masked += illegal.sum(axis=1)
             actions = np.where(illegal, sim.STOP, actions)
         # worlds that ended on the last step are stepped with no-op actions until reloaded; outputs discarded

@@ -53,8 +53,10 @@ def _step_towards(here: tuple[int, int], goal: tuple[int, int], free: np.ndarray
         if delta:
             closer.append((abs(delta), action_pos if step > 0 else action_neg, cell))
         else:
-            sideways += [(action_pos, (here[0] + 1, here[1]) if axis == 0 else (here[0], here[1] + 1)),
-                         (action_neg, (here[0] - 1, here[1]) if axis == 0 else (here[0], here[1] - 1))]
+            sideways += [
+                (action_pos, (here[0] + 1, here[1]) if axis == 0 else (here[0], here[1] + 1)),
+                (action_neg, (here[0] - 1, here[1]) if axis == 0 else (here[0], here[1] - 1)),
+            ]
     closer.sort(key=lambda move: -move[0])  # stable: rows first on a tie
     for action, cell in [(action, cell) for _, action, cell in closer] + sideways:
         if free[cell]:

@@ -33,8 +33,10 @@ def _collection_rule(num_food: int, penalised: bool) -> Rule:
             return f"food_collected {o.metrics['food_collected']!r} is not a fraction of the {num_food} items"
         everything = round(items) == num_food
         if bool(o.metrics["all_collected"]) != everything:
-            return (f"all_collected {o.metrics['all_collected']!r} contradicts food_collected "
-                    f"{o.metrics['food_collected']!r}")
+            return (
+                f"all_collected {o.metrics['all_collected']!r} contradicts food_collected "
+                f"{o.metrics['food_collected']!r}"
+            )
         if not everything and o.max_length is not None and o.length < o.max_length:
             return f"the episode ended after {o.length} of {o.max_length} steps with food left"
         collected = float(o.team.sum())
@@ -47,9 +49,11 @@ def _collection_rule(num_food: int, penalised: bool) -> Rule:
                 return f"{round(items)} of {num_food} items were collected, but the team's return sums to {collected!r}"
         return None
 
-    return Rule("the episode ends early only when every item is collected (all_collected); the team's collection "
-                "return is the collected food level over the total: 1 when everything, 0 when nothing was collected",
-                broken)
+    return Rule(
+        "the episode ends early only when every item is collected (all_collected); the team's collection "
+        "return is the collected food level over the total: 1 when everything, 0 when nothing was collected",
+        broken,
+    )
 
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
@@ -59,10 +63,12 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     kw, generator = _setting(ForagingEnv, kwargs)
     n, penalty = int(generator.num_agents), float(kw["load_penalty"])
     return OutcomeBounds(
-        max_length=max_steps, agents=n,
+        max_length=max_steps,
+        agents=n,
         objectives=(Objective("return", step=Range(-penalty, 1.0), total=Range(-math.inf, 1.0)),),
         team=(Objective("return", step=Range(-n * penalty, 1.0), total=Range(-math.inf, 1.0)),),
-        metrics=_METRICS, integer_metrics=frozenset(("all_collected",)),
+        metrics=_METRICS,
+        integer_metrics=frozenset(("all_collected",)),
         rules=(_collection_rule(int(generator.num_food), penalty != 0.0),),
     )
 
@@ -75,9 +81,11 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     types = int(generator.num_food_types)
     share = Objective("food", step=Range(0.0, 1.0), total=Range(0.0, 1.0))
     return OutcomeBounds(
-        max_length=max_steps, agents=int(generator.num_agents),
+        max_length=max_steps,
+        agents=int(generator.num_agents),
         objectives=tuple(Objective(f"food type {t}", share.step, total=share.total) for t in range(types)),
         team=tuple(Objective(f"food type {t}", share.step, total=share.total) for t in range(types)),
-        metrics=_METRICS, integer_metrics=frozenset(("all_collected",)),
+        metrics=_METRICS,
+        integer_metrics=frozenset(("all_collected",)),
         rules=(_collection_rule(int(generator.num_food), False),),
     )

@@ -37,10 +37,15 @@ def build_params(generator: ForagingGenerator, view_radius: int, load_penalty: f
     if isinstance(load_penalty, bool) or not isinstance(load_penalty, int | float) or not 0 <= load_penalty < np.inf:
         raise ValueError(f"{env_id}: load_penalty must be a finite number >= 0; got {load_penalty!r}.")
     return sim.Params(
-        height=generator.height, width=generator.width, num_agents=generator.num_agents,
-        num_food=generator.num_food, max_agent_level=generator.max_agent_level,
-        food_scale=generator.food_level_bound, num_food_types=generator.num_food_types,
-        view_radius=view_radius, load_penalty=float(load_penalty),
+        height=generator.height,
+        width=generator.width,
+        num_agents=generator.num_agents,
+        num_food=generator.num_food,
+        max_agent_level=generator.max_agent_level,
+        food_scale=generator.food_level_bound,
+        num_food_types=generator.num_food_types,
+        view_radius=view_radius,
+        load_penalty=float(load_penalty),
     )
 
 
@@ -185,8 +190,12 @@ class ForagingEnv(ParallelEnvView):
     True
     """
 
-    metadata = {"name": "foraging_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8,
-                "is_parallelizable": True}
+    metadata = {
+        "name": "foraging_v0",
+        "render_modes": ["rgb_array", "human"],
+        "render_fps": 8,
+        "is_parallelizable": True,
+    }
     env_id = ENV_ID
 
     def __init__(
@@ -271,7 +280,6 @@ class ForagingEnv(ParallelEnvView):
         from benchmarkzoo.envs.multiagent.foraging.render import ForagingRenderer
 
         return ForagingRenderer(self.params, self.render_mode, self.metadata["render_fps"])
-
 
 
 def mo_reward_space(params: sim.Params) -> spaces.Box:

@@ -63,8 +63,10 @@ class ForagingScenario(Scenario):
         if arrays["food_levels"].ndim == 1:
             m = arrays["food_levels"].shape[0]
         shapes_ok = (
-            n >= 1 and m >= 1
-            and arrays["agent_pos"].shape == (n, 2) and arrays["food_pos"].shape == (m, 2)
+            n >= 1
+            and m >= 1
+            and arrays["agent_pos"].shape == (n, 2)
+            and arrays["food_pos"].shape == (m, 2)
             and arrays["food_types"].shape == (m,)
         )
         if not shapes_ok:
@@ -75,8 +77,9 @@ class ForagingScenario(Scenario):
                 + "."
             )
         if not (isinstance(self.height, int) and isinstance(self.width, int) and self.height >= 2 and self.width >= 2):
-            raise ScenarioError(f"ForagingScenario: height and width must be integers >= 2; got {self.height!r}, "
-                                f"{self.width!r}.")
+            raise ScenarioError(
+                f"ForagingScenario: height and width must be integers >= 2; got {self.height!r}, {self.width!r}."
+            )
         cells = np.concatenate([arrays["agent_pos"], arrays["food_pos"]])
         inside = (cells[:, 0] >= 0) & (cells[:, 0] < self.height) & (cells[:, 1] >= 0) & (cells[:, 1] < self.width)
         if not inside.all():
@@ -209,6 +212,11 @@ class ForagingGenerator(Generator):
         cells = free[rng.permutation(free.size)[:n]]
         agent_pos = np.stack([cells // w, cells % w], axis=1)
         return ForagingScenario(
-            height=h, width=w, agent_pos=agent_pos, agent_levels=agent_levels,
-            food_pos=food_pos, food_levels=food_levels, food_types=food_types,
+            height=h,
+            width=w,
+            agent_pos=agent_pos,
+            agent_levels=agent_levels,
+            food_pos=food_pos,
+            food_levels=food_levels,
+            food_types=food_types,
         )

@@ -59,7 +59,10 @@ class ForagingVectorEnv(NativeMultiAgentVectorEnv):
     ):
         gen = make_generator(generator, generator_kwargs, self.env_id)
         super().__init__(
-            num_envs, agent_names(gen.num_agents), check_max_cycles(max_cycles, self.env_id), autoreset_mode,
+            num_envs,
+            agent_names(gen.num_agents),
+            check_max_cycles(max_cycles, self.env_id),
+            autoreset_mode,
             render_mode,
         )
         self.generator = gen
@@ -133,8 +136,9 @@ class MOForagingVectorEnv(ForagingVectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        super().__init__(num_envs, generator, generator_kwargs, view_radius, 0.0, max_cycles, autoreset_mode,
-                         render_mode)
+        super().__init__(
+            num_envs, generator, generator_kwargs, view_radius, 0.0, max_cycles, autoreset_mode, render_mode
+        )
         self.single_reward_space: spaces.Box = mo_reward_space(self.params)
 
     def _rewards(self, rewards: np.ndarray, typed: np.ndarray, acting: np.ndarray) -> np.ndarray:

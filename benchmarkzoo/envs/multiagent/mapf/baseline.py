@@ -229,8 +229,9 @@ class LifelongPlanningPolicy:
         self._goals: np.ndarray | None = None
         self._origin: np.ndarray | None = None
 
-    def act_world(self, state: Any, world: int, walls_free: list[bool], shape: tuple[int, int], t: int,
-                  horizon: int, replan: bool) -> np.ndarray:
+    def act_world(
+        self, state: Any, world: int, walls_free: list[bool], shape: tuple[int, int], t: int, horizon: int, replan: bool
+    ) -> np.ndarray:
         height, width = shape
         pos, goal = state.pos[world], state.goal[world]
         cells = (pos[:, 0] * width + pos[:, 1]).tolist()

@@ -42,8 +42,12 @@ def _num_agents(kw: dict[str, Any]) -> int:
 
 def _one_shot_metrics(n: int, limit: int | None) -> dict[str, Range]:
     top = float(limit) if limit is not None else float("inf")
-    return {"success_rate": Range(0.0, 1.0), "cooperative_success": Range(0.0, 1.0), "makespan": Range(1.0, top),
-            "sum_of_costs": Range(float(n), n * top)}
+    return {
+        "success_rate": Range(0.0, 1.0),
+        "cooperative_success": Range(0.0, 1.0),
+        "makespan": Range(1.0, top),
+        "sum_of_costs": Range(float(n), n * top),
+    }
 
 
 def _one_shot_rule(n: int, team_of: Callable[[int, float], float] | None) -> Rule:
@@ -58,13 +62,17 @@ def _one_shot_rule(n: int, team_of: Callable[[int, float], float] | None) -> Rul
         arrived = round(arrived)
         everyone = arrived == n
         if bool(m["cooperative_success"]) != everyone or o.success != everyone:
-            return (f"success {o.success}, cooperative_success {m['cooperative_success']!r} and success_rate "
-                    f"{m['success_rate']!r} disagree")
+            return (
+                f"success {o.success}, cooperative_success {m['cooperative_success']!r} and success_rate "
+                f"{m['success_rate']!r} disagree"
+            )
         if everyone and o.length != m["makespan"]:
             return f"every agent arrived, so the length {o.length} should be the makespan {m['makespan']!r}"
         if not everyone and (o.length != o.max_length or m["makespan"] != o.length):
-            return (f"not every agent arrived, so the episode lasted the step limit {o.max_length} and the makespan is "
-                    f"its length; the file has length {o.length}, makespan {m['makespan']!r}")
+            return (
+                f"not every agent arrived, so the episode lasted the step limit {o.max_length} and the makespan is "
+                f"its length; the file has length {o.length}, makespan {m['makespan']!r}"
+            )
         low, high = arrived + (n - arrived) * o.length, arrived * m["makespan"] + (n - arrived) * o.length
         if not low <= m["sum_of_costs"] <= high:
             return f"sum_of_costs {m['sum_of_costs']!r} of {arrived} arrivals lies outside [{low}, {high}]"
@@ -86,13 +94,20 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     kw = constructor_kwargs(MapfEnv, kwargs)
     step, goal, n = float(kw["step_reward"]), float(kw["goal_reward"]), _num_agents(kw)
     return OutcomeBounds(
-        max_length=max_steps, agents=n, success=True,
-        objectives=(Objective("return", step=Range(min(step, 0.0), max(step, 0.0)),
-                              once=Range(min(0.0, goal - step), max(0.0, goal - step)),
-                              # arriving replaces a step's reward: with step_reward <= 0 nobody beats goal_reward
-                              total=Range(-math.inf, max(goal, 0.0)) if step <= 0 else Range()),),
-        metrics=_one_shot_metrics(n, max_steps), integer_metrics=frozenset(("cooperative_success", "makespan",
-                                                                            "sum_of_costs")),
+        max_length=max_steps,
+        agents=n,
+        success=True,
+        objectives=(
+            Objective(
+                "return",
+                step=Range(min(step, 0.0), max(step, 0.0)),
+                once=Range(min(0.0, goal - step), max(0.0, goal - step)),
+                # arriving replaces a step's reward: with step_reward <= 0 nobody beats goal_reward
+                total=Range(-math.inf, max(goal, 0.0)) if step <= 0 else Range(),
+            ),
+        ),
+        metrics=_one_shot_metrics(n, max_steps),
+        integer_metrics=frozenset(("cooperative_success", "makespan", "sum_of_costs")),
         rules=(_one_shot_rule(n, lambda a, soc: a * (goal - step) + step * soc),),
     )
 
@@ -115,12 +130,19 @@ def lifelong_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBou
         return None
 
     return OutcomeBounds(
-        max_length=max_steps, agents=n,
+        max_length=max_steps,
+        agents=n,
         objectives=(Objective("return", step=Range(min(step, goal), max(step, goal))),),
         metrics={"goals_reached": Range(0.0, top), "throughput": Range(0.0, float(n))},
         integer_metrics=frozenset(("goals_reached",)),
-        rules=(fixed_length(), Rule("the team return is goals_reached * (goal_reward - step_reward) + N * L * "
-                                    "step_reward; throughput is goals_reached / L", broken)),
+        rules=(
+            fixed_length(),
+            Rule(
+                "the team return is goals_reached * (goal_reward - step_reward) + N * L * "
+                "step_reward; throughput is goals_reached / L",
+                broken,
+            ),
+        ),
     )
 
 
@@ -139,11 +161,22 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
         return None
 
     return OutcomeBounds(
-        max_length=max_steps, agents=n, success=True,
-        objectives=(Objective("arrival", step=Range(0.0, 0.0), once=Range(0.0, 1.0)),
-                    Objective("energy", step=Range(-1.0, 0.0)), Objective("waiting", step=Range(-1.0, 0.0))),
+        max_length=max_steps,
+        agents=n,
+        success=True,
+        objectives=(
+            Objective("arrival", step=Range(0.0, 0.0), once=Range(0.0, 1.0)),
+            Objective("energy", step=Range(-1.0, 0.0)),
+            Objective("waiting", step=Range(-1.0, 0.0)),
+        ),
         metrics=_one_shot_metrics(n, max_steps),
         integer_metrics=frozenset(("cooperative_success", "makespan", "sum_of_costs")),
-        rules=(_one_shot_rule(n, None), Rule("the arrival objective sums to the agents that arrived; an agent pays "
-                                             "energy or waiting, not both, on a step", broken)),
+        rules=(
+            _one_shot_rule(n, None),
+            Rule(
+                "the arrival objective sums to the agents that arrived; an agent pays "
+                "energy or waiting, not both, on a step",
+                broken,
+            ),
+        ),
     )

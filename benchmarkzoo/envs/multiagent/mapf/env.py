@@ -48,7 +48,13 @@ def build_params(
     height, width = generator.shape
     goals_per_agent = generator.goals_per_agent if lifelong else 0
     return sim.Params(
-        height, width, generator.num_agents, view_radius, float(step_reward), float(goal_reward), lifelong,
+        height,
+        width,
+        generator.num_agents,
+        view_radius,
+        float(step_reward),
+        float(goal_reward),
+        lifelong,
         goals_per_agent,
     )
 
@@ -227,9 +233,7 @@ class MapfEnv(ParallelEnvView):
                 f"got {render_mode!r}."
             )
         self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(
-            self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong
-        )
+        self.params = build_params(self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong)
         self.max_cycles = check_max_cycles(max_cycles, self.env_id)
         self.render_mode = render_mode
         self.possible_agents = agent_names(self.params.num_agents)

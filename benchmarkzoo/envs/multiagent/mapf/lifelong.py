@@ -185,8 +185,15 @@ class LifelongMapfVectorEnv(MapfVectorEnv):
         if generator == "mapf/lifelong" and generator_kwargs is None:
             generator_kwargs = DEFAULT_GENERATOR_KWARGS
         super().__init__(
-            num_envs, generator, generator_kwargs, view_radius, step_reward, goal_reward, max_cycles,
-            autoreset_mode, render_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            view_radius,
+            step_reward,
+            goal_reward,
+            max_cycles,
+            autoreset_mode,
+            render_mode,
         )
         _check_lifelong(ENV_ID, self.generator, self.max_cycles)
 

@@ -147,7 +147,12 @@ class MOMapfVectorEnv(MapfVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            num_envs, generator, generator_kwargs, view_radius, max_cycles=max_cycles, autoreset_mode=autoreset_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            view_radius,
+            max_cycles=max_cycles,
+            autoreset_mode=autoreset_mode,
             render_mode=render_mode,
         )
         self.single_reward_space: spaces.Box = mo_reward_space()

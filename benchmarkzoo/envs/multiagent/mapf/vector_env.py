@@ -64,9 +64,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
             render_mode,
         )
         self.generator = gen
-        self.params = build_params(
-            self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong
-        )
+        self.params = build_params(self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong)
         self.single_observation_space, self.single_action_space = build_spaces(self.params)
         n = self.params.num_agents
         self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)

@@ -71,8 +71,9 @@ class PotentialFieldPolicy:
         self.gain = gain
         self.turn_gain = turn_gain
 
-    def _push(self, state: State, cx: np.ndarray, cy: np.ndarray, reach: np.ndarray | float,
-              valid: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _push(
+        self, state: State, cx: np.ndarray, cy: np.ndarray, reach: np.ndarray | float, valid: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(B, N)`` sums of the repulsions from discs at ``(cx, cy)`` ``(B, 1 or N, K)`` (index order)."""
         rx, ry = state.px[:, :, None] - cx, state.py[:, :, None] - cy  # (B, N, K) away from the other
         dist = np.maximum(np.sqrt(rx * rx + ry * ry), 1e-9)
@@ -100,8 +101,9 @@ class PotentialFieldPolicy:
         px, py = self._push(state, state.px[:, None, :], state.py[:, None, :], 2.0 * params.agent_radius, valid)
         wx, wy = wx + px, wy + py
         if params.num_obstacles:
-            ox, oy = self._push(state, state.ox[:, None, :], state.oy[:, None, :],
-                                params.agent_radius + state.orad[:, None, :], None)
+            ox, oy = self._push(
+                state, state.ox[:, None, :], state.oy[:, None, :], params.agent_radius + state.orad[:, None, :], None
+            )
             wx, wy = wx + ox, wy + oy
         norm = np.sqrt(wx * wx + wy * wy)
         cap = np.where(norm > params.max_speed, params.max_speed / np.maximum(norm, 1e-12), 1.0)

@@ -30,8 +30,11 @@ def _setting(env_class: Any, kwargs: dict[str, Any]) -> tuple[dict[str, Any], in
 
 
 def _metrics(n: int, limit: int | None) -> dict[str, Range]:
-    return {"success_rate": Range(0.0, 1.0), "cooperative_success": Range(0.0, 1.0),
-            "collisions": Range(0.0, n * float(limit) if limit is not None else math.inf)}
+    return {
+        "success_rate": Range(0.0, 1.0),
+        "cooperative_success": Range(0.0, 1.0),
+        "collisions": Range(0.0, n * float(limit) if limit is not None else math.inf),
+    }
 
 
 def _arrivals(n: int, o: Outcome) -> tuple[int | None, str | None]:
@@ -41,8 +44,10 @@ def _arrivals(n: int, o: Outcome) -> tuple[int | None, str | None]:
         return None, f"success_rate {o.metrics['success_rate']!r} is not a fraction of the {n} robots"
     everyone = round(arrived) == n
     if bool(o.metrics["cooperative_success"]) != everyone or o.success != everyone:
-        return None, (f"success {o.success}, cooperative_success {o.metrics['cooperative_success']!r} and "
-                      f"success_rate {o.metrics['success_rate']!r} disagree")
+        return None, (
+            f"success {o.success}, cooperative_success {o.metrics['cooperative_success']!r} and "
+            f"success_rate {o.metrics['success_rate']!r} disagree"
+        )
     if not everyone and o.max_length is not None and o.length < o.max_length:
         return None, f"the episode ended after {o.length} of {o.max_length} steps, but not every robot arrived"
     return round(arrived), None
@@ -66,18 +71,33 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
         span = Range(-n * abs(progress) * min(diagonal, move * o.length), n * abs(progress) * diagonal)
         allowed = Range(fixed + span.low, fixed + span.high)
         if not allowed.contains(float(o.team[0])):
-            return (f"the team return {float(o.team[0])!r} lies outside {allowed}: {arrived} arrivals and "
-                    f"{o.metrics['collisions']:g} collisions fix all but the progress term")
+            return (
+                f"the team return {float(o.team[0])!r} lies outside {allowed}: {arrived} arrivals and "
+                f"{o.metrics['collisions']:g} collisions fix all but the progress term"
+            )
         return None
 
     return OutcomeBounds(
-        max_length=max_steps, agents=n, success=True,
-        objectives=(Objective("return", step=Range(-per_step - abs(penalty), per_step), once=Range(min(0.0, goal),
-                                                                                                  max(0.0, goal)),
-                              total=Range(-math.inf, abs(progress) * diagonal + max(0.0, goal))),),
-        metrics=_metrics(n, max_steps), integer_metrics=frozenset(("cooperative_success", "collisions")),
-        rules=(Rule("success is cooperative_success (every robot arrived), the only early end; the team return is "
-                    "progress_reward * progress - collision_penalty * collisions + goal_reward * arrivals", broken),),
+        max_length=max_steps,
+        agents=n,
+        success=True,
+        objectives=(
+            Objective(
+                "return",
+                step=Range(-per_step - abs(penalty), per_step),
+                once=Range(min(0.0, goal), max(0.0, goal)),
+                total=Range(-math.inf, abs(progress) * diagonal + max(0.0, goal)),
+            ),
+        ),
+        metrics=_metrics(n, max_steps),
+        integer_metrics=frozenset(("cooperative_success", "collisions")),
+        rules=(
+            Rule(
+                "success is cooperative_success (every robot arrived), the only early end; the team return is "
+                "progress_reward * progress - collision_penalty * collisions + goal_reward * arrivals",
+                broken,
+            ),
+        ),
     )
 
 
@@ -93,15 +113,28 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
         if reason is not None:
             return reason
         if not close(-float(o.team[2]), o.metrics["collisions"]):
-            return f"the collision objective sums to {float(o.team[2])!r}; the episode counted " \
-                   f"{o.metrics['collisions']:g} collisions"
+            return (
+                f"the collision objective sums to {float(o.team[2])!r}; the episode counted "
+                f"{o.metrics['collisions']:g} collisions"
+            )
         return None
 
     return OutcomeBounds(
-        max_length=max_steps, agents=n, success=True,
-        objectives=(Objective("progress", step=Range(-move, move), total=Range(-diagonal, diagonal)),
-                    Objective("energy", step=Range(-1.0, 0.0)), Objective("collision", step=Range(-1.0, 0.0))),
-        metrics=_metrics(n, max_steps), integer_metrics=frozenset(("cooperative_success", "collisions")),
-        rules=(Rule("success is cooperative_success (every robot arrived), the only early end; the collision "
-                    "objective sums to minus the collisions", broken),),
+        max_length=max_steps,
+        agents=n,
+        success=True,
+        objectives=(
+            Objective("progress", step=Range(-move, move), total=Range(-diagonal, diagonal)),
+            Objective("energy", step=Range(-1.0, 0.0)),
+            Objective("collision", step=Range(-1.0, 0.0)),
+        ),
+        metrics=_metrics(n, max_steps),
+        integer_metrics=frozenset(("cooperative_success", "collisions")),
+        rules=(
+            Rule(
+                "success is cooperative_success (every robot arrived), the only early end; the collision "
+                "objective sums to minus the collisions",
+                broken,
+            ),
+        ),
     )

@@ -27,7 +27,9 @@ def make_generator(
 ) -> UniformGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to a navigation generator."""
     return resolve_generator(
-        generator, generator_kwargs, UniformGenerator,
+        generator,
+        generator_kwargs,
+        UniformGenerator,
         f"{env_id} needs a navigation generator (e.g. 'navigation/uniform')",
     )
 
@@ -283,10 +285,21 @@ class NavigationEnv(ParallelEnvView):
             )
         self.generator = make_generator(generator, generator_kwargs, self.env_id)
         self.params = build_params(
-            self.generator, self.env_id, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
-            max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
-            progress_reward=progress_reward, goal_reward=goal_reward, collision_penalty=collision_penalty,
+            self.generator,
+            self.env_id,
+            dynamics=dynamics,
+            dt=dt,
+            max_accel=max_accel,
+            max_speed=max_speed,
+            max_turn_rate=max_turn_rate,
+            goal_radius=goal_radius,
+            num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen,
+            safety_filter=safety_filter,
+            safety_gamma=safety_gamma,
+            progress_reward=progress_reward,
+            goal_reward=goal_reward,
+            collision_penalty=collision_penalty,
         )
         self.max_cycles = check_max_cycles(max_cycles, self.env_id)
         self.render_mode = render_mode
@@ -321,8 +334,11 @@ class NavigationEnv(ParallelEnvView):
         for agent in acting:
             action = actions[agent]
             fast = (
-                type(action) is np.ndarray and action.dtype == np.float32 and action.shape == (2,)
-                and -1.0 <= action[0] <= 1.0 and -1.0 <= action[1] <= 1.0
+                type(action) is np.ndarray
+                and action.dtype == np.float32
+                and action.shape == (2,)
+                and -1.0 <= action[0] <= 1.0
+                and -1.0 <= action[1] <= 1.0
             )  # the common case skips the generic (slower) space check; NaN fails the comparisons
             if not fast:
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
@@ -374,7 +390,8 @@ def mo_reward_space(params: sim.Params) -> spaces.Box:
     """
     reach = params.max_speed * params.dt
     return spaces.Box(
-        np.array([-reach, -1.0, -1.0], dtype=np.float32), np.array([reach, 0.0, 0.0], dtype=np.float32),
+        np.array([-reach, -1.0, -1.0], dtype=np.float32),
+        np.array([reach, 0.0, 0.0], dtype=np.float32),
         dtype=np.float32,
     )
 
@@ -457,10 +474,20 @@ class MONavigationEnv(NavigationEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            generator, generator_kwargs, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
-            max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
-            max_cycles=max_cycles, render_mode=render_mode,
+            generator,
+            generator_kwargs,
+            dynamics=dynamics,
+            dt=dt,
+            max_accel=max_accel,
+            max_speed=max_speed,
+            max_turn_rate=max_turn_rate,
+            goal_radius=goal_radius,
+            num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen,
+            safety_filter=safety_filter,
+            safety_gamma=safety_gamma,
+            max_cycles=max_cycles,
+            render_mode=render_mode,
         )
         self._reward_space = mo_reward_space(self.params)
         self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute

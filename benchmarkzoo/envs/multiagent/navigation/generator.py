@@ -59,8 +59,10 @@ class NavigationScenario(Scenario):
             if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 < value < math.inf:
                 raise ScenarioError(f"NavigationScenario.{name} must be a positive finite number; got {value!r}.")
             object.__setattr__(self, name, float(value))
-        arrays = {name: np.array(getattr(self, name), dtype=np.float64, copy=True)
-                  for name in ("starts", "goals", "headings", "obstacles")}
+        arrays = {
+            name: np.array(getattr(self, name), dtype=np.float64, copy=True)
+            for name in ("starts", "goals", "headings", "obstacles")
+        }
         starts, goals, headings, obstacles = arrays.values()
         if starts.ndim != 2 or starts.shape[1:] != (2,) or starts.shape[0] < 1:
             raise ScenarioError(f"NavigationScenario.starts must be a (num_agents, 2) array; got shape {starts.shape}.")
@@ -106,8 +108,15 @@ class NavigationScenario(Scenario):
             object.__setattr__(self, name, array)
 
     @classmethod
-    def _unchecked(cls, arena_size: float, agent_radius: float, starts: np.ndarray, goals: np.ndarray,
-                   headings: np.ndarray, obstacles: np.ndarray) -> NavigationScenario:
+    def _unchecked(
+        cls,
+        arena_size: float,
+        agent_radius: float,
+        starts: np.ndarray,
+        goals: np.ndarray,
+        headings: np.ndarray,
+        obstacles: np.ndarray,
+    ) -> NavigationScenario:
         """A scenario from arrays the caller owns and has already made valid, without the checks.
 
         For :class:`UniformGenerator`, whose placement rules are stricter than the checks (a
@@ -118,8 +127,14 @@ class NavigationScenario(Scenario):
         for array in (starts, goals, headings, obstacles):
             array.setflags(write=False)
         # what object.__setattr__ would do field by field (a frozen dataclass keeps fields in __dict__)
-        scenario.__dict__.update(arena_size=arena_size, agent_radius=agent_radius, starts=starts, goals=goals,
-                                 headings=headings, obstacles=obstacles)
+        scenario.__dict__.update(
+            arena_size=arena_size,
+            agent_radius=agent_radius,
+            starts=starts,
+            goals=goals,
+            headings=headings,
+            obstacles=obstacles,
+        )
         return scenario
 
     @property

@@ -223,9 +223,14 @@ def init_state(params: Params, num_worlds: int) -> State:
     head = np.zeros((2, n, b))
     head[0] = 1.0
     return State(
-        kin=np.zeros((4, n, b)), head=head, goal=np.zeros((2, n, b)), obstacles=obstacles,
-        alive=np.zeros((n, b), dtype=bool), arrived_at=np.full((n, b), -1, dtype=np.int64),
-        collisions=np.zeros(b, dtype=np.int64), time=np.zeros(b, dtype=np.int64),
+        kin=np.zeros((4, n, b)),
+        head=head,
+        goal=np.zeros((2, n, b)),
+        obstacles=obstacles,
+        alive=np.zeros((n, b), dtype=bool),
+        arrived_at=np.full((n, b), -1, dtype=np.int64),
+        collisions=np.zeros(b, dtype=np.int64),
+        time=np.zeros(b, dtype=np.int64),
     )
 
 

@@ -48,7 +48,8 @@ def check_box_agents(env_id: str, actions: Any, acting: np.ndarray, agents: list
         if bad.any():
             world, agent = (int(x) for x in np.argwhere(bad)[0])
             hint = (
-                "The action contains NaN: check your policy's output." if np.isnan(arr[world, agent]).any()
+                "The action contains NaN: check your policy's output."
+                if np.isnan(arr[world, agent]).any()
                 else "Clip or rescale in your policy."
             )
             raise InvalidActionError(
@@ -101,15 +102,29 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
     ):
         gen = make_generator(generator, generator_kwargs, self.env_id)
         super().__init__(
-            num_envs, agent_names(gen.num_agents), check_max_cycles(max_cycles, self.env_id), autoreset_mode,
+            num_envs,
+            agent_names(gen.num_agents),
+            check_max_cycles(max_cycles, self.env_id),
+            autoreset_mode,
             render_mode,
         )
         self.generator = gen
         self.params = build_params(
-            gen, self.env_id, dynamics=dynamics, dt=dt, max_accel=max_accel, max_speed=max_speed,
-            max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
-            progress_reward=progress_reward, goal_reward=goal_reward, collision_penalty=collision_penalty,
+            gen,
+            self.env_id,
+            dynamics=dynamics,
+            dt=dt,
+            max_accel=max_accel,
+            max_speed=max_speed,
+            max_turn_rate=max_turn_rate,
+            goal_radius=goal_radius,
+            num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen,
+            safety_filter=safety_filter,
+            safety_gamma=safety_gamma,
+            progress_reward=progress_reward,
+            goal_reward=goal_reward,
+            collision_penalty=collision_penalty,
         )
         self.single_observation_space, self.single_action_space = build_spaces(self.params)
         n = self.params.num_agents
@@ -136,9 +151,14 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
         # zero actions and their outputs discarded until the world is reloaded
         result = sim.step(self.sim_state, actions, self.params, acting)
         arrived = result.arrived & acting
-        return self._rewards(result, acting), arrived, {
-            "is_success": arrived.copy(), "collision": result.collided & acting,
-        }
+        return (
+            self._rewards(result, acting),
+            arrived,
+            {
+                "is_success": arrived.copy(),
+                "collision": result.collided & acting,
+            },
+        )
 
     def _rewards(self, result: sim.StepResult, acting: np.ndarray) -> np.ndarray:
         rewards = result.rewards
@@ -196,10 +216,22 @@ class MONavigationVectorEnv(NavigationVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            num_envs, generator, generator_kwargs, dynamics=dynamics, dt=dt, max_accel=max_accel,
-            max_speed=max_speed, max_turn_rate=max_turn_rate, goal_radius=goal_radius, num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen, safety_filter=safety_filter, safety_gamma=safety_gamma,
-            max_cycles=max_cycles, autoreset_mode=autoreset_mode, render_mode=render_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            dynamics=dynamics,
+            dt=dt,
+            max_accel=max_accel,
+            max_speed=max_speed,
+            max_turn_rate=max_turn_rate,
+            goal_radius=goal_radius,
+            num_neighbours=num_neighbours,
+            num_obstacles_seen=num_obstacles_seen,
+            safety_filter=safety_filter,
+            safety_gamma=safety_gamma,
+            max_cycles=max_cycles,
+            autoreset_mode=autoreset_mode,
+            render_mode=render_mode,
         )
         self.single_reward_space: spaces.Box = mo_reward_space(self.params)
 

@@ -29,16 +29,20 @@ _WHOLE = Rule("returns are whole numbers (+1, 0 or -1 a round)", _whole)
 def population_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     """RPSPopulation-v0."""
     return OutcomeBounds(
-        max_length=max_steps, objectives=(_ROUND,),
+        max_length=max_steps,
+        objectives=(_ROUND,),
         metrics={"bot_move": Range(0.0, 2.0), "exploitability": Range(0.0, 1.0)},
-        integer_metrics=frozenset(("bot_move",)), rules=(fixed_length("rock-paper-scissors never terminates"), _WHOLE),
+        integer_metrics=frozenset(("bot_move",)),
+        rules=(fixed_length("rock-paper-scissors never terminates"), _WHOLE),
     )
 
 
 def self_play_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     """RPSSelfPlay-v0: two players, zero-sum."""
     return OutcomeBounds(
-        max_length=max_steps, agents=2, objectives=(_ROUND,),
+        max_length=max_steps,
+        agents=2,
+        objectives=(_ROUND,),
         team=(Objective("return", step=Range(0.0, 0.0), total=Range(0.0, 0.0)),),
         rules=(fixed_length("rock-paper-scissors never terminates"), _WHOLE),
     )

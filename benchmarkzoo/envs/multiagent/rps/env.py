@@ -33,7 +33,9 @@ RENDER_FPS = 4
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RPSPopulationGenerator:
     """Resolve the ``generator`` argument (a registered name or an instance) to an RPS population generator."""
     return resolve_generator(
-        generator, generator_kwargs, RPSPopulationGenerator,
+        generator,
+        generator_kwargs,
+        RPSPopulationGenerator,
         f"{ENV_ID} needs an RPS population generator ('rps/population')",
     )
 
@@ -345,8 +347,12 @@ class RPSSelfPlayEnv(ParallelEnvView):
     {'move': 1, 'opponent_move': 2, 'exploitability': 1.0}
     """
 
-    metadata = {"name": "rps_self_play_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS,
-                "is_parallelizable": True}
+    metadata = {
+        "name": "rps_self_play_v0",
+        "render_modes": RENDER_MODES,
+        "render_fps": RENDER_FPS,
+        "is_parallelizable": True,
+    }
     env_id = SELF_PLAY_ENV_ID
 
     def __init__(
@@ -384,8 +390,9 @@ class RPSSelfPlayEnv(ParallelEnvView):
             raise ResetNeededError(f"{self.env_id}: call reset() before step().")
         if not self.agents:
             raise ResetNeededError(f"{self.env_id}: the match is over; call reset() to start a new one.")
-        check_action_dict(self.env_id, actions, self.agents, self._index,
-                          "both players move every round: 0 rock, 1 paper, 2 scissors")
+        check_action_dict(
+            self.env_id, actions, self.agents, self._index, "both players move every round: 0 rock, 1 paper, 2 scissors"
+        )
         for agent in self.agents:
             action = actions[agent]
             if type(action) is not int or not 0 <= action < sim.NUM_MOVES:  # plain ints skip the generic check

@@ -14,19 +14,40 @@ from benchmarkzoo.generators.base import Generator
 
 #: Every bot, in the order of its strategy index in :mod:`~benchmarkzoo.envs.multiagent.rps.sim`.
 BOTS: tuple[str, ...] = (
-    "rock", "paper", "scissors",  # constant
-    "cycle_up", "cycle_down", "cycle_double",  # cycles
-    "biased", "uniform",  # fixed mixtures
-    "copy_last", "beat_last", "lose_to_last",  # react to the opponent's last move
-    "win_stay_lose_shift", "win_stay_lose_beat",  # react to the last outcome
-    "frequency", "frequency_recent", "frequency_sampled",  # frequency counting
-    "markov", "markov_pair", "markov_two",  # pattern matching
-    "second_guess", "beat_beat_last", "mixture",  # higher-order and mixed
-    "meta_predictor", "switcher", "regret_matching",  # adaptive
+    "rock",
+    "paper",
+    "scissors",  # constant
+    "cycle_up",
+    "cycle_down",
+    "cycle_double",  # cycles
+    "biased",
+    "uniform",  # fixed mixtures
+    "copy_last",
+    "beat_last",
+    "lose_to_last",  # react to the opponent's last move
+    "win_stay_lose_shift",
+    "win_stay_lose_beat",  # react to the last outcome
+    "frequency",
+    "frequency_recent",
+    "frequency_sampled",  # frequency counting
+    "markov",
+    "markov_pair",
+    "markov_two",  # pattern matching
+    "second_guess",
+    "beat_beat_last",
+    "mixture",  # higher-order and mixed
+    "meta_predictor",
+    "switcher",
+    "regret_matching",  # adaptive
 )
 #: Bots held out of training: the adaptive ones and two higher-order reactive ones.
 OOD_BOTS: tuple[str, ...] = (
-    "lose_to_last", "beat_beat_last", "second_guess", "meta_predictor", "switcher", "regret_matching",
+    "lose_to_last",
+    "beat_beat_last",
+    "second_guess",
+    "meta_predictor",
+    "switcher",
+    "regret_matching",
 )
 #: Bots of the train and test splits.
 TRAIN_BOTS: tuple[str, ...] = tuple(b for b in BOTS if b not in OOD_BOTS)

@@ -98,14 +98,24 @@ class State:
 def init_state(params: Params, num_worlds: int) -> State:
     b = num_worlds
     return State(
-        bot=np.full(b, -1, dtype=np.int64), noise=np.zeros(b), seed=np.zeros(b, dtype=np.uint64),
-        t=np.zeros(b, dtype=np.int64), wins=np.zeros((b, 2), dtype=np.int64),
+        bot=np.full(b, -1, dtype=np.int64),
+        noise=np.zeros(b),
+        seed=np.zeros(b, dtype=np.uint64),
+        t=np.zeros(b, dtype=np.int64),
+        wins=np.zeros((b, 2), dtype=np.int64),
         hist=np.full((b, params.history, 2), -1, dtype=np.int64),
-        last=np.full((b, 2), -1, dtype=np.int64), prev=np.full((b, 2), -1, dtype=np.int64),
-        counts=np.zeros((b, 2, 3)), recent=np.zeros((b, 2, 3)), trans=np.zeros((b, 2, 3, 3)),
-        pair=np.zeros((b, 2, 9, 3)), two=np.zeros((b, 2, 9, 3)), meta=np.zeros((b, 9)),
-        candidates=np.zeros((b, 9), dtype=np.int64), switch=np.zeros(b, dtype=np.int64),
-        switch_score=np.zeros(b), regret=np.zeros((b, 3)),
+        last=np.full((b, 2), -1, dtype=np.int64),
+        prev=np.full((b, 2), -1, dtype=np.int64),
+        counts=np.zeros((b, 2, 3)),
+        recent=np.zeros((b, 2, 3)),
+        trans=np.zeros((b, 2, 3, 3)),
+        pair=np.zeros((b, 2, 9, 3)),
+        two=np.zeros((b, 2, 9, 3)),
+        meta=np.zeros((b, 9)),
+        candidates=np.zeros((b, 9), dtype=np.int64),
+        switch=np.zeros(b, dtype=np.int64),
+        switch_score=np.zeros(b),
+        regret=np.zeros((b, 3)),
     )
 
 
@@ -219,6 +229,16 @@ def _meta_candidates(state: State, w: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.stack([(p + 1 + r) % 3 for p in preds for r in range(3)], axis=1)
 
 
+# Bots that play the move beating their model's prediction of the agent's next move.
+_BEAT_PREDICTION = {
+    "frequency": "frequency",
+    "frequency_recent": "recent",
+    "markov": "markov",
+    "markov_pair": "pair",
+    "markov_two": "two",
+}
+
+
 def _strategy(name: str, state: State, w: np.ndarray, u: np.ndarray, u_mix: np.ndarray) -> np.ndarray:
     """Bot ``name``'s move in worlds ``w`` (before noise)."""
     t = state.t[w]
@@ -249,18 +269,10 @@ def _strategy(name: str, state: State, w: np.ndarray, u: np.ndarray, u_mix: np.n
     if name == "win_stay_lose_beat":
         move = np.where(outcome == 1, own_last, np.where(outcome == -1, (agent_last + 1) % 3, rnd))
         return np.where(seen, move, rnd)
-    if name == "frequency":
-        return (predict(state, w, 0, "frequency", u) + 1) % 3
-    if name == "frequency_recent":
-        return (predict(state, w, 0, "recent", u) + 1) % 3
+    if name in _BEAT_PREDICTION:
+        return (predict(state, w, 0, _BEAT_PREDICTION[name], u) + 1) % 3
     if name == "frequency_sampled":
         return (_sample(state.counts[w, 0] + 1.0, u) + 1) % 3
-    if name == "markov":
-        return (predict(state, w, 0, "markov", u) + 1) % 3
-    if name == "markov_pair":
-        return (predict(state, w, 0, "pair", u) + 1) % 3
-    if name == "markov_two":
-        return (predict(state, w, 0, "two", u) + 1) % 3
     if name == "second_guess":  # the agent will beat my favourite move: beat that
         return (predict(state, w, 1, "frequency", u) + 2) % 3
     if name == "beat_beat_last":  # the agent will beat my last move: beat that
@@ -273,12 +285,15 @@ def _strategy(name: str, state: State, w: np.ndarray, u: np.ndarray, u_mix: np.n
         state.candidates[w] = candidates
         return candidates[np.arange(w.size), np.argmax(state.meta[w], axis=1)]
     if name == "switcher":
-        options = np.stack([
-            (predict(state, w, 0, "frequency", u) + 1) % 3,
-            (predict(state, w, 0, "markov", u) + 1) % 3,
-            np.where(seen, (agent_last + 1) % 3, rnd),
-            rnd,
-        ], axis=1)
+        options = np.stack(
+            [
+                (predict(state, w, 0, "frequency", u) + 1) % 3,
+                (predict(state, w, 0, "markov", u) + 1) % 3,
+                np.where(seen, (agent_last + 1) % 3, rnd),
+                rnd,
+            ],
+            axis=1,
+        )
         return options[np.arange(w.size), state.switch[w]]
     if name == "regret_matching":
         return _sample(np.maximum(state.regret[w], 0.0), u)

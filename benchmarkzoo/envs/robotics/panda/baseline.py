@@ -66,14 +66,15 @@ def push_actions(
     descend = np.concatenate([behind, push_z], axis=1)
     rise = np.concatenate([ee[:, :2], travel_z], axis=1)  # straight up, clear of the cube
     travel = np.concatenate([behind, travel_z], axis=1)
-    target = np.where(
-        pushing, push, np.where(lined_up, descend, np.where(low & near_cube, rise, travel))
-    )
+    target = np.where(pushing, push, np.where(lined_up, descend, np.where(low & near_cube, rise, travel)))
     return move_towards(ee, target)
 
 
 def slide_actions(
-    obs: dict[str, np.ndarray], friction: float = 0.05, clearance: float = 0.025, hover: float = 0.05,
+    obs: dict[str, np.ndarray],
+    friction: float = 0.05,
+    clearance: float = 0.025,
+    hover: float = 0.05,
     accel: float = 0.4,
 ) -> np.ndarray:
     """Slide, gripper closed: line up behind the cube as for Push, touch it, then throw it just hard enough.
@@ -129,15 +130,20 @@ def slide_actions(
     rise = np.concatenate([ee[:, :2], travel_z], axis=1)
     travel = np.concatenate([behind, travel_z], axis=1)
     target = np.where(
-        touching & (speed < release), throw,
-        np.where(moving, hold, np.where(in_line, creep, np.where(
-            lined_up, descend, np.where(low & near_cube, rise, travel)))),
+        touching & (speed < release),
+        throw,
+        np.where(
+            moving, hold, np.where(in_line, creep, np.where(lined_up, descend, np.where(low & near_cube, rise, travel)))
+        ),
     )
     return move_towards(ee, target)
 
 
 def pick_and_place_actions(
-    obs: dict[str, np.ndarray], hover: float = 0.05, carry_speed: float = 0.5, carry_clearance: float = 0.02,
+    obs: dict[str, np.ndarray],
+    hover: float = 0.05,
+    carry_speed: float = 0.5,
+    carry_clearance: float = 0.02,
     squeeze: float = 0.01,
 ) -> np.ndarray:
     """Pick and place: open over the cube, descend, close until the fingers squeeze it, lift, carry, place.
@@ -177,8 +183,14 @@ def pick_and_place_actions(
 
 
 def _pick_and_place(
-    ee: np.ndarray, width: np.ndarray, cube: np.ndarray, goal: np.ndarray, hover: float, carry_speed: float,
-    carry_height: float, squeeze: float,
+    ee: np.ndarray,
+    width: np.ndarray,
+    cube: np.ndarray,
+    goal: np.ndarray,
+    hover: float,
+    carry_speed: float,
+    carry_height: float,
+    squeeze: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The arm moves ``(B, 3)`` and gripper actions ``(B, 1)`` of :func:`pick_and_place_actions` for one cube.
 
@@ -198,8 +210,9 @@ def _pick_and_place(
     lifted = cube[:, 2:3] > carry_z - 0.01
     over_goal = np.linalg.norm(cube[:, :2] - goal[:, :2], axis=1, keepdims=True) < 0.02
     carry = np.where(
-        over_goal, goal, np.where(lifted, np.concatenate([goal[:, :2], carry_z], axis=1),
-                                  np.concatenate([ee[:, :2], carry_z], axis=1)),
+        over_goal,
+        goal,
+        np.where(lifted, np.concatenate([goal[:, :2], carry_z], axis=1), np.concatenate([ee[:, :2], carry_z], axis=1)),
     )
     # The carried cube sits where the end effector is; steer the cube, not the fingertips, to the goal.
     carry_target = ee + (carry - cube)
@@ -235,8 +248,10 @@ def stack_actions(obs: dict[str, np.ndarray], carry_height: float = 0.1, placed:
     target = np.where(done, goal[:, 3:6], goal[:, 0:3])
     move, grip = _pick_and_place(ee, width, cube, target, 0.05, 0.5, carry_height, 0.01)
     # Let go of the placed cube: open, straight up, before heading for the other.
-    on_first = done & (np.linalg.norm(ee[:, :2] - first[:, :2], axis=1, keepdims=True) < 0.03) & (
-        ee[:, 2:3] < first[:, 2:3] + 0.04
+    on_first = (
+        done
+        & (np.linalg.norm(ee[:, :2] - first[:, :2], axis=1, keepdims=True) < 0.03)
+        & (ee[:, 2:3] < first[:, 2:3] + 0.04)
     )
     opening = on_first & (width < 0.07)
     move = np.where(opening, 0.0, np.where(on_first, np.array([[0.0, 0.0, 1.0]]), move))
@@ -245,7 +260,10 @@ def stack_actions(obs: dict[str, np.ndarray], carry_height: float = 0.1, placed:
 
 
 _POLICIES = {
-    "Reach": reach_actions, "Push": push_actions, "Slide": slide_actions, "PickAndPlace": pick_and_place_actions,
+    "Reach": reach_actions,
+    "Push": push_actions,
+    "Slide": slide_actions,
+    "PickAndPlace": pick_and_place_actions,
     "Stack": stack_actions,
 }
 

@@ -48,7 +48,14 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
 
     reward = "-(d > threshold)" if sparse else "-d"
     return OutcomeBounds(
-        max_length=max_steps, objectives=(Objective("return", step=step),), success=True,
-        rules=(Rule(f"the episode ends early only on success (d < {threshold:g} m); every step before the last "
-                    f"missed the goal, so the return ({reward} per step) is at most that of L - 1 misses", broken),),
+        max_length=max_steps,
+        objectives=(Objective("return", step=step),),
+        success=True,
+        rules=(
+            Rule(
+                f"the episode ends early only on success (d < {threshold:g} m); every step before the last "
+                f"missed the goal, so the return ({reward} per step) is at most that of L - 1 misses",
+                broken,
+            ),
+        ),
     )

@@ -74,8 +74,11 @@ def build_spaces(params: Params) -> tuple[spaces.Dict, spaces.Box]:
         return spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(size,), dtype=np.float32)
 
     observation_space = spaces.Dict(
-        {"observation": box(params.obs_size), "achieved_goal": box(params.goal_size),
-         "desired_goal": box(params.goal_size)}
+        {
+            "observation": box(params.obs_size),
+            "achieved_goal": box(params.goal_size),
+            "desired_goal": box(params.goal_size),
+        }
     )
     return observation_space, spaces.Box(-1.0, 1.0, shape=(params.action_size,), dtype=np.float32)
 
@@ -113,9 +116,7 @@ def observe(world: PandaWorld) -> dict[str, np.ndarray]:
 
 def score(obs: dict[str, np.ndarray], reward_type: str, params: Params) -> tuple[float, bool]:
     """The reward and success of an observation, computed as ``compute_reward`` computes them (float32 goals)."""
-    distance = rewards.goal_distance(
-        obs["achieved_goal"].astype(np.float64), obs["desired_goal"].astype(np.float64)
-    )
+    distance = rewards.goal_distance(obs["achieved_goal"].astype(np.float64), obs["desired_goal"].astype(np.float64))
     threshold = params.distance_threshold
     return (
         float(rewards.reward_from_distance(distance, reward_type, threshold)),

@@ -188,7 +188,11 @@ class ObjectGenerator(PandaGenerator):
         else:  # unreachable with the check in __init__ unless the ranges are degenerate
             raise GeneratorArgumentError(f"{self!r} found no goal {self.min_goal_distance} m from the object.")
         return ObjectScenario(
-            object_xy=(ox, oy), object_yaw=yaw, object_size=size, object_mass=mass, object_friction=friction,
+            object_xy=(ox, oy),
+            object_yaw=yaw,
+            object_size=size,
+            object_mass=mass,
+            object_friction=friction,
             goal=(gx, gy, self._goal_z(rng, size)),
         )
 

@@ -42,9 +42,7 @@ def goal_distance(achieved_goal: np.ndarray, desired_goal: np.ndarray) -> np.nda
     return np.linalg.norm(achieved_goal - desired_goal, axis=-1)
 
 
-def reward_from_distance(
-    distance: np.ndarray, reward_type: str, threshold: float = DISTANCE_THRESHOLD
-) -> np.ndarray:
+def reward_from_distance(distance: np.ndarray, reward_type: str, threshold: float = DISTANCE_THRESHOLD) -> np.ndarray:
     """``-(d > threshold)`` (sparse) or ``-d`` (dense), float32, same shape as ``distance``."""
     if reward_type == "sparse":
         return -(distance > threshold).astype(np.float32)

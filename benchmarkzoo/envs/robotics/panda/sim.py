@@ -131,7 +131,9 @@ class PandaWorld:
         p.setAdditionalSearchPath(pybullet_data.getDataPath(), physicsClientId=c)
         p.setGravity(0.0, 0.0, -9.81, physicsClientId=c)
         p.setPhysicsEngineParameter(
-            fixedTimeStep=params.control_dt, numSubSteps=params.substeps, deterministicOverlappingPairs=1,
+            fixedTimeStep=params.control_dt,
+            numSubSteps=params.substeps,
+            deterministicOverlappingPairs=1,
             physicsClientId=c,
         )
         self.robot = p.loadURDF(PANDA_URDF, BASE_POSITION, useFixedBase=True, physicsClientId=c)
@@ -221,8 +223,11 @@ class PandaWorld:
             if ee is None:
                 ee = p.getLinkState(self.robot, EE_LINK, computeForwardKinematics=1, physicsClientId=c)[4]
             step = params.max_ee_step
-            target = (ee[0] + step * float(action[0]), ee[1] + step * float(action[1]),
-                      max(0.0, ee[2] + step * float(action[2])))
+            target = (
+                ee[0] + step * float(action[0]),
+                ee[1] + step * float(action[1]),
+                max(0.0, ee[2] + step * float(action[2])),
+            )
             angles = p.calculateInverseKinematics(self.robot, EE_LINK, target, EE_DOWN, physicsClientId=c)
         if params.block_gripper:
             half_width = 0.0
@@ -230,8 +235,13 @@ class PandaWorld:
             fingers = p.getJointStates(self.robot, FINGER_JOINTS, physicsClientId=c)
             half_width = (fingers[0][0] + fingers[1][0] + params.max_finger_step * float(action[-1])) / 2
         p.setJointMotorControlArray(
-            self.robot, MOTOR_JOINTS, p.POSITION_CONTROL, targetPositions=(*angles[:7], half_width, half_width),
-            forces=MOTOR_FORCES, positionGains=self._gains, physicsClientId=c,
+            self.robot,
+            MOTOR_JOINTS,
+            p.POSITION_CONTROL,
+            targetPositions=(*angles[:7], half_width, half_width),
+            forces=MOTOR_FORCES,
+            positionGains=self._gains,
+            physicsClientId=c,
         )
         p.stepSimulation(physicsClientId=c)
 
@@ -244,8 +254,7 @@ class PandaWorld:
         effector's.
         """
         p, c = pybullet(), self.client
-        link = p.getLinkState(self.robot, EE_LINK, computeLinkVelocity=1, computeForwardKinematics=1,
-                              physicsClientId=c)
+        link = p.getLinkState(self.robot, EE_LINK, computeLinkVelocity=1, computeForwardKinematics=1, physicsClientId=c)
         self._ee = link[4]
         parts: list[Any] = [link[4], link[6]]
         if not self.params.block_gripper:
@@ -267,9 +276,7 @@ class PandaWorld:
     def _check_open(self) -> None:
         """Refuse a closed world here: PyBullet's own "Not connected to physics server" names nothing."""
         if self._closed:
-            raise ClosedEnvError(
-                "This Panda world's PyBullet client was disconnected by close(); make a new env."
-            )
+            raise ClosedEnvError("This Panda world's PyBullet client was disconnected by close(); make a new env.")
 
     @property
     def connected(self) -> bool:

@@ -49,7 +49,9 @@ class PandaVectorEnv(NativeVectorEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 25
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": ["rgb_array"],
+        "render_fps": 25,
     }
 
     def __init__(
@@ -104,9 +106,9 @@ class PandaVectorEnv(NativeVectorEnv):
         return {"is_success": self._success.copy()}
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_box_batch(
-            self.env_id, actions, -1.0, 1.0, (self.num_envs, self.params.action_size)
-        ).astype(np.float32, copy=False)
+        actions = check_box_batch(self.env_id, actions, -1.0, 1.0, (self.num_envs, self.params.action_size)).astype(
+            np.float32, copy=False
+        )
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         if self.pool is not None:
             self._obs = self.pool.step(actions)

@@ -152,7 +152,8 @@ class WorkerPool:
             how = f"exited with code {code}"
         hint = (
             " With the 'spawn' or 'forkserver' start method, create the env under `if __name__ == '__main__':`."
-            if what == "start" else " The env's worker processes are closed; make a new env."
+            if what == "start"
+            else " The env's worker processes are closed; make a new env."
         )
         self.close()
         return SimulatorError(

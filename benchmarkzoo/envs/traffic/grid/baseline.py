@@ -16,10 +16,13 @@ from benchmarkzoo.envs.traffic.signal.baseline import MaxPressurePolicy as _MaxP
 def _act(env, choose) -> dict[str, int] | np.ndarray:
     env = getattr(env, "unwrapped", env)
     if hasattr(env, "layouts"):  # the native vector env
-        return np.array([
-            [choose(layout, m, env.timing, k) if m is not None else 0 for k in range(env.num_agents)]
-            for layout, m in zip(env.layouts, env._measurements)
-        ], dtype=np.int64)  # (B, N)
+        return np.array(
+            [
+                [choose(layout, m, env.timing, k) if m is not None else 0 for k in range(env.num_agents)]
+                for layout, m in zip(env.layouts, env._measurements)
+            ],
+            dtype=np.int64,
+        )  # (B, N)
     return {agent: choose(env.layout, env._measurement, env.timing, env._index[agent]) for agent in env.agents}
 
 

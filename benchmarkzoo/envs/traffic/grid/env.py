@@ -40,7 +40,9 @@ NETWORK_GENERATOR_NAMES = ("traffic/grid", "traffic/spider", "traffic/random", "
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> GridGenerator:
     """Resolve ``generator`` (a registered name or an instance) to a generator of signalized SUMO networks."""
     return resolve_generator(
-        generator, generator_kwargs, _TrafficGenerator,
+        generator,
+        generator_kwargs,
+        _TrafficGenerator,
         f"{ENV_ID} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))})",
     )
 
@@ -70,8 +72,9 @@ def widths(observation_space: spaces.Box, action_space: spaces.Discrete) -> tupl
     return num_phases, (observation_space.shape[0] - num_phases - 1) // 2
 
 
-def check_layout(env_id: str, generator: Generator, agents: list[str], width: tuple[int, int] | None,
-                 layout: sim.Layout, label: str) -> None:
+def check_layout(
+    env_id: str, generator: Generator, agents: list[str], width: tuple[int, int] | None, layout: sim.Layout, label: str
+) -> None:
     """Raise :class:`ScenarioError` unless the simulation's signals fit the env's agents and spaces."""
     if getattr(generator, "fixed_network", True):
         if list(layout.tls_ids) != agents:
@@ -81,13 +84,15 @@ def check_layout(env_id: str, generator: Generator, agents: list[str], width: tu
             )
         return
     too_big = [
-        tls for k, tls in enumerate(layout.tls_ids)
+        tls
+        for k, tls in enumerate(layout.tls_ids)
         if width is not None and (layout.num_phases(k) > width[0] or len(layout.incoming[k]) > width[1])
     ]
     if len(layout.tls_ids) != len(agents) or too_big:
         raise ScenarioError(
             f"{env_id} was made for {len(agents)} traffic lights of at most {width} (greens, incoming lanes); "
-            f"{label} has {len(layout.tls_ids)}" + (f", and {', '.join(too_big)} are larger" if too_big else "")
+            f"{label} has {len(layout.tls_ids)}"
+            + (f", and {', '.join(too_big)} are larger" if too_big else "")
             + ". Pass a scenario of this env's generator."
         )
 
@@ -249,8 +254,15 @@ class TrafficGridEnv(ReplayPickling, ParallelEnvView):
             )
         check_options(reward, backend)
         self._init_kwargs = dict(
-            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
-            min_green=min_green, reward=reward, max_cycles=max_cycles, backend=backend, in_process=in_process,
+            generator=generator,
+            generator_kwargs=generator_kwargs,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            reward=reward,
+            max_cycles=max_cycles,
+            backend=backend,
+            in_process=in_process,
         )
         self.generator = self._make_generator(generator, generator_kwargs)
         self.timing = sim.Timing(delta_time, yellow_time, min_green)
@@ -305,8 +317,9 @@ class TrafficGridEnv(ReplayPickling, ParallelEnvView):
         self._start(self._next_scenario(seed, options, self._check_scenario))
         self.agents = list(self.possible_agents)
         self.num_steps = 0
-        return self._observations(), {agent: agent_info(self.layout, self._measurement, k)
-                                      for k, agent in enumerate(self.possible_agents)}
+        return self._observations(), {
+            agent: agent_info(self.layout, self._measurement, k) for k, agent in enumerate(self.possible_agents)
+        }
 
     def step(self, actions: dict[str, Any]):
         if self._measurement is None:

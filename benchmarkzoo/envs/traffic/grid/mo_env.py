@@ -119,13 +119,26 @@ class MOTrafficGridEnv(TrafficGridEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
-            min_green=min_green, reward="diff-waiting-time", max_cycles=max_cycles, backend=backend,
-            in_process=in_process, render_mode=render_mode,
+            generator=generator,
+            generator_kwargs=generator_kwargs,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            reward="diff-waiting-time",
+            max_cycles=max_cycles,
+            backend=backend,
+            in_process=in_process,
+            render_mode=render_mode,
         )
         self._init_kwargs = dict(
-            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
-            min_green=min_green, max_cycles=max_cycles, backend=backend, in_process=in_process,
+            generator=generator,
+            generator_kwargs=generator_kwargs,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            max_cycles=max_cycles,
+            backend=backend,
+            in_process=in_process,
         )
         self._reward_space = build_reward_space()
         self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute

@@ -37,8 +37,16 @@ class MOTrafficGridVectorEnv(TrafficGridVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            num_envs, generator, generator_kwargs, delta_time, yellow_time, min_green, "diff-waiting-time",
-            max_cycles=max_cycles, autoreset_mode=autoreset_mode, render_mode=render_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            delta_time,
+            yellow_time,
+            min_green,
+            "diff-waiting-time",
+            max_cycles=max_cycles,
+            autoreset_mode=autoreset_mode,
+            render_mode=render_mode,
         )
         self.single_reward_space: spaces.Box = build_reward_space()
         self.reward_dim = len(OBJECTIVES)

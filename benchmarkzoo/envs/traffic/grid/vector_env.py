@@ -34,10 +34,19 @@ from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 _AGENT_INFO = {"queue": np.int64, "waiting_time": np.float64}  # (B, N)
-_WORLD_INFO = {"sim_time": np.float64, "arrived": np.int64, "mean_waiting_time": np.float64,
-               "mean_travel_time": np.float64}  # (B,)
-_METRIC_DTYPES = {"mean_waiting_time": np.float64, "mean_travel_time": np.float64, "throughput": np.int64,
-                  "mean_queue": np.float64, "total_co2": np.float64}  # (B,)
+_WORLD_INFO = {
+    "sim_time": np.float64,
+    "arrived": np.int64,
+    "mean_waiting_time": np.float64,
+    "mean_travel_time": np.float64,
+}  # (B,)
+_METRIC_DTYPES = {
+    "mean_waiting_time": np.float64,
+    "mean_travel_time": np.float64,
+    "throughput": np.int64,
+    "mean_queue": np.float64,
+    "total_co2": np.float64,
+}  # (B,)
 
 
 class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
@@ -96,8 +105,12 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
             self.scenarios[i] = scenario
             routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
             self._runners[i].send_start(
-                network_file(scenario), routes, scenario.sumo_seed, self.timing,
-                f"{self.env_id} world {i} {scenario.label}", True,
+                network_file(scenario),
+                routes,
+                scenario.sumo_seed,
+                self.timing,
+                f"{self.env_id} world {i} {scenario.label}",
+                True,
             )
         self._collect(worlds, loading=True)
         return self._info()
@@ -133,8 +146,14 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
             if loading:
                 layout, m = reply
                 try:
-                    check_layout(self.env_id, self.generator, self.possible_agents, self._widths, layout,
-                                 f"world {i}'s {self.scenarios[i].label}")
+                    check_layout(
+                        self.env_id,
+                        self.generator,
+                        self.possible_agents,
+                        self._widths,
+                        layout,
+                        f"world {i}'s {self.scenarios[i].label}",
+                    )
                 except ScenarioError as error:
                     failure = failure or error
                     self._measurements[i] = None

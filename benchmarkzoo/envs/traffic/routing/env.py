@@ -49,13 +49,19 @@ def agent_names(num_agents: int) -> list[str]:
 def build_spaces(generator: RoutingGenerator) -> tuple[list[str], spaces.Box, spaces.Discrete]:
     """Agent names and the one observation and action space every agent shares."""
     low, high = sim.observation_bounds(generator.num_routes)
-    return (agent_names(generator.num_agents), spaces.Box(low, high, dtype=np.float32),
-            spaces.Discrete(generator.num_routes))
+    return (
+        agent_names(generator.num_agents),
+        spaces.Box(low, high, dtype=np.float32),
+        spaces.Discrete(generator.num_routes),
+    )
 
 
 def check_scenario(scenario: Any, generator: RoutingGenerator) -> RoutingScenario:
-    if not (isinstance(scenario, RoutingScenario) and scenario.num_agents == generator.num_agents
-            and scenario.num_routes == generator.num_routes):
+    if not (
+        isinstance(scenario, RoutingScenario)
+        and scenario.num_agents == generator.num_agents
+        and scenario.num_routes == generator.num_routes
+    ):
         raise ScenarioError(
             f"{ENV_ID} was made for {generator.num_agents} agents with {generator.num_routes} route options; "
             f"options['scenario'] must be a RoutingScenario of that size, got {scenario!r:.80}."
@@ -76,8 +82,9 @@ def check_masks(scenario: RoutingScenario, deciding: np.ndarray, choices: np.nda
         )
 
 
-def step_outcome(scenario: RoutingScenario, before: sim.Measurement, after: sim.Measurement,
-                 alive: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def step_outcome(
+    scenario: RoutingScenario, before: sim.Measurement, after: sim.Measurement, alive: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(rewards, finished, travel_times)``, each ``(N,)``: agents finish on arrival, or all at the day's end.
 
     A finishing agent's reward is minus its travel time in minutes; everyone else's is 0.
@@ -89,8 +96,9 @@ def step_outcome(scenario: RoutingScenario, before: sim.Measurement, after: sim.
     return rewards, finished, times
 
 
-def agent_info(scenario: RoutingScenario, m: sim.Measurement, masks: np.ndarray, deciding: np.ndarray,
-               i: int) -> dict[str, Any]:
+def agent_info(
+    scenario: RoutingScenario, m: sim.Measurement, masks: np.ndarray, deciding: np.ndarray, i: int
+) -> dict[str, Any]:
     return {"sim_time": m.time, "deciding": bool(deciding[i]), "action_mask": masks[i].copy()}
 
 
@@ -282,16 +290,18 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
         m = self._measurement
         deciding, _ = sim.status(scenario, m)
         observations = self._observations(np.arange(len(self.possible_agents)))
-        return observations, {a: agent_info(scenario, m, self._masks, deciding, i)
-                              for i, a in enumerate(self.possible_agents)}
+        return observations, {
+            a: agent_info(scenario, m, self._masks, deciding, i) for i, a in enumerate(self.possible_agents)
+        }
 
     def step(self, actions: dict[str, Any]):
         if self._measurement is None:
             raise ResetNeededError(f"{ENV_ID}: call reset() before step() (and after a SUMO failure).")
         if not self.agents:
             raise ResetNeededError(f"{ENV_ID}: the day has ended; call reset() to start a new one.")
-        check_action_dict(ENV_ID, actions, self.agents, self._index,
-                          "send any route index; only deciding agents' choices are used")
+        check_action_dict(
+            ENV_ID, actions, self.agents, self._index, "send any route index; only deciding agents' choices are used"
+        )
         n = len(self.possible_agents)
         choices = np.zeros(n, dtype=np.int64)  # (N,)
         alive = np.zeros(n, dtype=bool)  # (N,)

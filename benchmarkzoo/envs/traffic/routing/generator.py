@@ -94,8 +94,11 @@ def edge_graph(path: Path, digest: str) -> EdgeGraph:
     if found is not None:
         return found
     root = ET.parse(path).getroot()
-    junctions = {j.get("id"): (float(j.get("x")), float(j.get("y"))) for j in root.iter("junction")
-                 if j.get("type") != "internal"}
+    junctions = {
+        j.get("id"): (float(j.get("x")), float(j.get("y")))
+        for j in root.iter("junction")
+        if j.get("type") != "internal"
+    }
     xs, ys = [x for x, _ in junctions.values()], [y for _, y in junctions.values()]
     span_x, span_y = max(max(xs) - min(xs), 1.0), max(max(ys) - min(ys), 1.0)
 
@@ -118,8 +121,13 @@ def edge_graph(path: Path, digest: str) -> EdgeGraph:
         if a in cost and b in cost:
             successors[a].add(b)
     graph = EdgeGraph(
-        edges=tuple(sorted(cost)), cost=cost, successors={e: tuple(sorted(s)) for e, s in successors.items()},
-        from_xy=from_xy, to_xy=to_xy, from_node=from_node, to_node=to_node,
+        edges=tuple(sorted(cost)),
+        cost=cost,
+        successors={e: tuple(sorted(s)) for e, s in successors.items()},
+        from_xy=from_xy,
+        to_xy=to_xy,
+        from_node=from_node,
+        to_node=to_node,
     )
     _graphs[digest] = graph
     return graph
@@ -129,8 +137,9 @@ def _path_cost(graph: EdgeGraph, path: tuple[str, ...]) -> float:
     return sum(graph.cost[e] for e in path)
 
 
-def _shortest(graph: EdgeGraph, source: str, target: str, banned_edges: set[str],
-              banned_turns: set[tuple[str, str]]) -> tuple[str, ...] | None:
+def _shortest(
+    graph: EdgeGraph, source: str, target: str, banned_edges: set[str], banned_turns: set[tuple[str, str]]
+) -> tuple[str, ...] | None:
     """Dijkstra over edges; ties broken by the path's edge ids, so the answer is unique."""
     if source in banned_edges:
         return None
@@ -167,8 +176,11 @@ def k_shortest_routes(graph: EdgeGraph, source: str, target: str, k: int) -> lis
     Yen's algorithm enumerates edge-simple routes in order of free-flow time (at most
     :data:`SEARCH_LIMIT`); those passing a junction twice (a loop around a block) are skipped.
     """
-    routes = [p for p in _yen(graph, source, target, SEARCH_LIMIT, stop=lambda ps: _count_simple(graph, ps) >= k)
-              if _simple(graph, p)]
+    routes = [
+        p
+        for p in _yen(graph, source, target, SEARCH_LIMIT, stop=lambda ps: _count_simple(graph, ps) >= k)
+        if _simple(graph, p)
+    ]
     return routes[:k]
 
 
@@ -237,8 +249,18 @@ class RoutingGenerator(GridGenerator):
         depart_interval: int = 10,
         horizon: int = 2400,
     ):
-        super().__init__(rows=rows, cols=cols, block_length=block_length, arm_length=arm_length, lanes=lanes,
-                         speed=speed, rate=rate, duration=duration, profile=profile, through=through)
+        super().__init__(
+            rows=rows,
+            cols=cols,
+            block_length=block_length,
+            arm_length=arm_length,
+            lanes=lanes,
+            speed=speed,
+            rate=rate,
+            duration=duration,
+            profile=profile,
+            through=through,
+        )
         if self.rows * self.cols < 2:
             raise GeneratorArgumentError(
                 f"a routing grid needs at least 2 junctions for alternative routes; got rows={rows}, cols={cols}."
@@ -311,15 +333,24 @@ class RoutingGenerator(GridGenerator):
             for j, route in enumerate(agent_routes):
                 routes[i, j, : len(route)] = [index[e] for e in route]
                 free_flow[i, j] = round(_path_cost(graph, route), 6)
-        od_xy = np.array([
-            (*graph.from_xy[layout.origins[o]], *graph.to_xy[layout.destinations[d]])
-            for o, d in zip(origin.tolist(), destination.tolist())
-        ], dtype=np.float64).reshape(n, 4)  # (N, 4)
+        od_xy = np.array(
+            [
+                (*graph.from_xy[layout.origins[o]], *graph.to_xy[layout.destinations[d]])
+                for o, d in zip(origin.tolist(), destination.tolist())
+            ],
+            dtype=np.float64,
+        ).reshape(n, 4)  # (N, 4)
         fields = {f.name: getattr(humans, f.name) for f in dataclasses.fields(TrafficScenario)}
         return RoutingScenario(
-            **fields, edges=graph.edges, agent_depart=depart, agent_origin=origin.astype(np.int16),
-            agent_destination=destination.astype(np.int16), routes=routes, free_flow=free_flow,
-            od_xy=np.round(od_xy, 6), horizon=self.horizon,
+            **fields,
+            edges=graph.edges,
+            agent_depart=depart,
+            agent_origin=origin.astype(np.int16),
+            agent_destination=destination.astype(np.int16),
+            routes=routes,
+            free_flow=free_flow,
+            od_xy=np.round(od_xy, 6),
+            horizon=self.horizon,
         )
 
 

@@ -59,12 +59,16 @@ class Plan:
 
 def make_plan(scenario: RoutingScenario, net: Any, routes: Any) -> Plan:
     options = tuple(
-        tuple(tuple(scenario.route_edges(i, j)) for j in range(scenario.num_routes))
-        for i in range(scenario.num_agents)
+        tuple(tuple(scenario.route_edges(i, j)) for j in range(scenario.num_routes)) for i in range(scenario.num_agents)
     )
     return Plan(
-        net=str(net), routes=str(routes), seed=scenario.sumo_seed, depart=scenario.agent_depart.astype(np.int64),
-        options=options, edges=tuple(scenario.edges), horizon=int(scenario.horizon),
+        net=str(net),
+        routes=str(routes),
+        seed=scenario.sumo_seed,
+        depart=scenario.agent_depart.astype(np.int64),
+        options=options,
+        edges=tuple(scenario.edges),
+        horizon=int(scenario.horizon),
     )
 
 
@@ -140,8 +144,9 @@ class RoutingController:
         for i in np.flatnonzero(self.deciding()).tolist():
             vehicle = agent_vehicle(i)
             conn.route.add(vehicle, list(plan.options[i][int(choices[i])]))
-            conn.vehicle.add(vehicle, vehicle, typeID="car", depart=str(self.time), departLane="best",
-                             departSpeed="max")
+            conn.vehicle.add(
+                vehicle, vehicle, typeID="car", depart=str(self.time), departLane="best", departSpeed="max"
+            )
             self.inserted[i] = True
         pending = plan.depart[~self.inserted]
         if pending.size:
@@ -186,8 +191,11 @@ class RoutingController:
         """``(E,)`` SUMO's current (smoothed) travel time of every measured edge."""
         find = self.conn.simulation.findRoute
         return np.array(
-            [find(edge, edge, vType=QUERY_TYPE, routingMode=ROUTING_MODE_AGGREGATED).travelTime
-             for edge in self.plan.edges], dtype=np.float64,
+            [
+                find(edge, edge, vType=QUERY_TYPE, routingMode=ROUTING_MODE_AGGREGATED).travelTime
+                for edge in self.plan.edges
+            ],
+            dtype=np.float64,
         )
 
     def measure(self) -> Measurement:
@@ -196,9 +204,14 @@ class RoutingController:
         time_loss = float(parameter("", "device.tripinfo.timeLoss") or 0.0)
         depart_delay = float(parameter("", "device.tripinfo.totalDepartDelay") or 0.0)
         return Measurement(
-            time=float(self.time), depart=self.depart.copy(), arrival=self.arrival.copy(),
-            edge_time=self.edge_times(), done=self.done, humans_arrived=self.humans_arrived,
-            humans_travel_time=self.humans_travel_time, vehicles_arrived=count,
+            time=float(self.time),
+            depart=self.depart.copy(),
+            arrival=self.arrival.copy(),
+            edge_time=self.edge_times(),
+            done=self.done,
+            humans_arrived=self.humans_arrived,
+            humans_travel_time=self.humans_travel_time,
+            vehicles_arrived=count,
             total_delay=round(count * time_loss + depart_delay, 3),
         )
 
@@ -217,7 +230,7 @@ def observation_bounds(num_routes: int) -> tuple[np.ndarray, np.ndarray]:
     """``(low, high)`` of one agent's observation: times are unbounded above, the rest lie in [0, 1]."""
     low = np.zeros(observation_size(num_routes), dtype=np.float32)
     high = np.ones(observation_size(num_routes), dtype=np.float32)
-    high[8: 8 + 2 * num_routes] = np.inf
+    high[8 : 8 + 2 * num_routes] = np.inf
     return low, high
 
 
@@ -257,9 +270,9 @@ def observe(scenario: RoutingScenario, m: Measurement, agents: np.ndarray) -> np
     out[:, 2] = min(m.time / duration, 1.0)
     out[:, 3] = np.clip((scenario.agent_depart[agents] - m.time) / duration, 0.0, 1.0)
     out[:, 4:8] = scenario.od_xy[agents]
-    out[:, 8: 8 + k] = scenario.free_flow[agents] / TIME_SCALE
-    out[:, 8 + k: 8 + 2 * k] = route_times(scenario, m)[agents] / TIME_SCALE
-    out[:, 8 + 2 * k:] = action_masks(scenario)[agents]
+    out[:, 8 : 8 + k] = scenario.free_flow[agents] / TIME_SCALE
+    out[:, 8 + k : 8 + 2 * k] = route_times(scenario, m)[agents] / TIME_SCALE
+    out[:, 8 + 2 * k :] = action_masks(scenario)[agents]
     return out
 
 
@@ -275,8 +288,12 @@ def travel_times(scenario: RoutingScenario, m: Measurement) -> np.ndarray:
 
 #: Episode metrics, in every remaining agent's info on the step the day ends (seconds).
 METRIC_KEYS: tuple[str, ...] = (
-    "mean_travel_time_agents", "mean_travel_time_humans", "mean_travel_time", "total_delay",
-    "agents_arrived", "humans_arrived",
+    "mean_travel_time_agents",
+    "mean_travel_time_humans",
+    "mean_travel_time",
+    "total_delay",
+    "agents_arrived",
+    "humans_arrived",
 )
 
 

@@ -34,9 +34,14 @@ from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
-_METRIC_DTYPES = {"mean_travel_time_agents": np.float64, "mean_travel_time_humans": np.float64,
-                  "mean_travel_time": np.float64, "total_delay": np.float64, "agents_arrived": np.int64,
-                  "humans_arrived": np.int64}  # (B,)
+_METRIC_DTYPES = {
+    "mean_travel_time_agents": np.float64,
+    "mean_travel_time_humans": np.float64,
+    "mean_travel_time": np.float64,
+    "total_delay": np.float64,
+    "agents_arrived": np.int64,
+    "humans_arrived": np.int64,
+}  # (B,)
 
 
 class RoutingVectorEnv(NativeMultiAgentVectorEnv):

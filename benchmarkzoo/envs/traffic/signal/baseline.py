@@ -53,8 +53,10 @@ class MaxPressurePolicy:
     """
 
     def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing, tls: int = 0) -> int:
-        pressure = (layout.phase_in[tls] @ m.vehicles[layout.incoming[tls]]
-                    - layout.phase_out[tls] @ m.vehicles[layout.outgoing[tls]])  # (P,)
+        pressure = (
+            layout.phase_in[tls] @ m.vehicles[layout.incoming[tls]]
+            - layout.phase_out[tls] @ m.vehicles[layout.outgoing[tls]]
+        )  # (P,)
         current = int(m.phase[tls])
         best = int(np.argmax(pressure))
         return current if pressure[current] >= pressure[best] else best

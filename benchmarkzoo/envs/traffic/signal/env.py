@@ -34,7 +34,9 @@ ENV_ID = "benchmarkzoo/TrafficSignal-v0"
 def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
     """Resolve ``generator`` (a registered name or an instance) to a single-intersection traffic generator."""
     return resolve_generator(
-        generator, generator_kwargs, SingleIntersectionGenerator,
+        generator,
+        generator_kwargs,
+        SingleIntersectionGenerator,
         f"{ENV_ID} needs a single-intersection generator ('traffic/single-intersection')",
     )
 
@@ -196,8 +198,15 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
     ):
         check_options(reward, backend)
         self._init_kwargs = dict(
-            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
-            min_green=min_green, reward=reward, backend=backend, in_process=in_process, emissions=emissions,
+            generator=generator,
+            generator_kwargs=generator_kwargs,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            reward=reward,
+            backend=backend,
+            in_process=in_process,
+            emissions=emissions,
         )
         super().__init__(make_generator(generator, generator_kwargs), None, render_mode)
         self.timing = sim.Timing(delta_time, yellow_time, min_green)
@@ -219,8 +228,10 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
 
     def _check_scenario(self, scenario: Any) -> TrafficScenario:
         if not isinstance(scenario, TrafficScenario) or scenario.network != "single-intersection":
-            raise ScenarioError(f"{self._name}: options['scenario'] must be a single-intersection TrafficScenario; "
-                                f"got {scenario!r:.80}.")
+            raise ScenarioError(
+                f"{self._name}: options['scenario'] must be a single-intersection TrafficScenario; "
+                f"got {scenario!r:.80}."
+            )
         return scenario
 
     def _load(self, scenario: TrafficScenario) -> tuple[np.ndarray, dict[str, Any]]:
@@ -242,8 +253,10 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
         return sim.reward(self.reward_kind, self.layout, self._measurement, self._previous_waiting)
 
     def _info(self) -> dict[str, Any]:
-        return {**sim.step_info(self.layout, self._measurement),
-                **sim.episode_metrics(self._measurement, self._totals, self.emissions)}
+        return {
+            **sim.step_info(self.layout, self._measurement),
+            **sim.episode_metrics(self._measurement, self._totals, self.emissions),
+        }
 
     def _close_sim(self) -> None:
         if self._runner is not None:

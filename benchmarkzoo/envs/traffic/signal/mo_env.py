@@ -116,12 +116,25 @@ class MOTrafficSignalEnv(TrafficSignalEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            generator, generator_kwargs, delta_time, yellow_time, min_green, "diff-waiting-time", backend, in_process,
-            emissions=True, render_mode=render_mode,
+            generator,
+            generator_kwargs,
+            delta_time,
+            yellow_time,
+            min_green,
+            "diff-waiting-time",
+            backend,
+            in_process,
+            emissions=True,
+            render_mode=render_mode,
         )
         self._init_kwargs = dict(
-            generator=generator, generator_kwargs=generator_kwargs, delta_time=delta_time, yellow_time=yellow_time,
-            min_green=min_green, backend=backend, in_process=in_process,
+            generator=generator,
+            generator_kwargs=generator_kwargs,
+            delta_time=delta_time,
+            yellow_time=yellow_time,
+            min_green=min_green,
+            backend=backend,
+            in_process=in_process,
         )
         self.reward_space = build_reward_space()
         self.reward_dim = len(OBJECTIVES)

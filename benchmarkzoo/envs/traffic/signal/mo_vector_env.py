@@ -34,8 +34,16 @@ class MOTrafficSignalVectorEnv(TrafficSignalVectorEnv):
         render_mode: str | None = None,
     ):
         super().__init__(
-            num_envs, generator, generator_kwargs, delta_time, yellow_time, min_green, "diff-waiting-time",
-            emissions=True, max_episode_steps=max_episode_steps, autoreset_mode=autoreset_mode,
+            num_envs,
+            generator,
+            generator_kwargs,
+            delta_time,
+            yellow_time,
+            min_green,
+            "diff-waiting-time",
+            emissions=True,
+            max_episode_steps=max_episode_steps,
+            autoreset_mode=autoreset_mode,
             render_mode=render_mode,
         )
         self.reward_space = build_reward_space()

@@ -28,9 +28,15 @@ from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
 
 _INFO_DTYPES = {
-    "sim_time": np.float64, "queue": np.int64, "waiting_time": np.float64, "arrived": np.int64,
-    "mean_waiting_time": np.float64, "mean_travel_time": np.float64, "throughput": np.int64,
-    "mean_queue": np.float64, "total_co2": np.float64,
+    "sim_time": np.float64,
+    "queue": np.int64,
+    "waiting_time": np.float64,
+    "arrived": np.int64,
+    "mean_waiting_time": np.float64,
+    "mean_travel_time": np.float64,
+    "throughput": np.int64,
+    "mean_queue": np.float64,
+    "total_co2": np.float64,
 }
 
 
@@ -84,8 +90,12 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
             self.scenarios[i] = scenario
             routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
             self._runners[i].send_start(
-                network_file(scenario), routes, scenario.sumo_seed, self.timing,
-                f"{self.env_id} world {i} {scenario.label}", self.emissions,
+                network_file(scenario),
+                routes,
+                scenario.sumo_seed,
+                self.timing,
+                f"{self.env_id} world {i} {scenario.label}",
+                self.emissions,
             )
         self._collect(worlds, loading=True)
         return self._info()
@@ -94,7 +104,7 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
         actions = check_discrete_batch(self.env_id, actions, self._num_phases, self.num_envs)
         worlds = np.arange(self.num_envs)
         for i in worlds:
-            self._runners[i].send_step(actions[i: i + 1])
+            self._runners[i].send_step(actions[i : i + 1])
         self._collect(worlds, loading=False)
         rewards = self._rewards()
         for i in worlds:
@@ -103,10 +113,13 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
 
     def _rewards(self) -> np.ndarray:
         """``(num_envs,)`` float64 rewards of the step just collected."""
-        return np.array([
-            sim.reward(self.reward_kind, layout, m, previous)
-            for layout, m, previous in zip(self.layouts, self._measurements, self._previous_waiting)
-        ], dtype=np.float64)
+        return np.array(
+            [
+                sim.reward(self.reward_kind, layout, m, previous)
+                for layout, m, previous in zip(self.layouts, self._measurements, self._previous_waiting)
+            ],
+            dtype=np.float64,
+        )
 
     def _collect(self, worlds: np.ndarray, loading: bool) -> None:
         """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
@@ -130,8 +143,11 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
             raise failure
 
     def _info(self) -> dict[str, np.ndarray]:
-        info = {key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _INFO_DTYPES.items()
-                if key != "total_co2" or self.emissions}
+        info = {
+            key: np.zeros(self.num_envs, dtype=dtype)
+            for key, dtype in _INFO_DTYPES.items()
+            if key != "total_co2" or self.emissions
+        }
         for i, (layout, m) in enumerate(zip(self.layouts, self._measurements)):
             if m is not None:
                 values = {**sim.step_info(layout, m), **sim.episode_metrics(m, self._totals[i], self.emissions)}
