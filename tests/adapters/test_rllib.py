@@ -250,9 +250,11 @@ def test_ppo_learns_a_small_maze(local_ray):
         gym_env_vectorize_mode="vector_entry_point",
         metrics_num_episodes_for_smoothing=60,
     )
-    returns, wall = _train(config, 30)
+    returns, wall = _train(config, 15)
     print(f"maze PPO returns per iteration ({wall:.0f}s): {np.round(returns, 3).tolist()}")
-    # A random walk on these mazes returns about -0.3 (first iteration); a policy that heads for the goal ~0.6+.
+    # A random walk on these mazes returns about -0.3 (first iteration). Seeded, one torch thread, this
+    # run's curve was -0.29, -0.31, -0.24, -0.06, ..., 0.11 (it. 9), 0.32 (it. 13), 0.33, 0.23 and reaches
+    # about 0.35 by 30 iterations: 15 keep a margin of 0.17 over the bar below at half the steps.
     assert returns[0] < -0.1
     assert np.mean(returns[-3:]) > returns[0] + 0.4
 
@@ -260,9 +262,11 @@ def test_ppo_learns_a_small_maze(local_ray):
 @pytest.mark.slow
 def test_multiagent_ppo_on_navigation_improves(local_ray):
     config = ppo_config(NAV, env_config=SMALL_NAV, num_envs_per_env_runner=2, metrics_num_episodes_for_smoothing=40)
-    returns, wall = _train(config, 10)
+    returns, wall = _train(config, 5)
     print(f"navigation shared-PPO team returns per iteration ({wall:.0f}s): {np.round(returns, 3).tolist()}")
-    assert np.mean(returns[-3:]) > returns[0] + 0.5
+    # Seeded, one torch thread: -0.80, 0.12, 0.51, 0.97, 1.93 (then about 1.1 to 2.4 up to 9 iterations).
+    assert returns[0] < 0
+    assert np.mean(returns[-3:]) > returns[0] + 1.0
 
 
 # ---- checkpoints as evaluation policies ------------------------------------------------------------
