@@ -10,6 +10,7 @@ from benchmarkzoo import catalogue  # noqa: F401  (registers the built-in envs)
 from benchmarkzoo.registration import (
     EnvSpec,
     list_envs,
+    list_families,
     list_generators,
     make,
     make_aec,
@@ -27,6 +28,7 @@ __all__ = [
     "EnvSpec",
     "__version__",
     "list_envs",
+    "list_families",
     "list_generators",
     "make",
     "make_aec",
