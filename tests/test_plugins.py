@@ -54,36 +54,33 @@ class CorridorEnv(gym.Env):
         return self._position, 1.0 if arrived else -0.1, arrived, False, {}
 
 
-def register_envs():
+def register_corridor(env_id, length, max_episode_steps, description):
     import benchmarkzoo
 
     benchmarkzoo.register(
-        "bzdemo/Corridor-v1",
+        env_id,
         kind="single",
         family="corridors",
         entry_point="bzdemo_envs:CorridorEnv",
-        max_episode_steps=50,
-        kwargs={"length": 5},
-        description="Walk right to the end of a corridor.",
+        max_episode_steps=max_episode_steps,
+        kwargs={"length": length},
+        description=description,
     )
+
+
+def register_envs():
+    register_corridor("bzdemo/Corridor-v1", 5, 50, "Walk right to the end of a corridor.")
 '''
 
 # The module form: importing it registers. It also reads the registry while registering, which
 # must not load the plugins a second time (nor recurse).
 LONG_CORRIDOR = """
 import benchmarkzoo
+from bzdemo_envs import register_corridor
 
 if "corridors" not in benchmarkzoo.list_families():
     raise RuntimeError("entry points load in name order: 'corridor' registers the family before 'long'")
-benchmarkzoo.register(
-    "bzdemo/LongCorridor-v0",
-    kind="single",
-    family="corridors",
-    entry_point="bzdemo_envs:CorridorEnv",
-    max_episode_steps=200,
-    kwargs={"length": 40},
-    description="A corridor of 40 cells.",
-)
+register_corridor("bzdemo/LongCorridor-v0", 40, 200, "A corridor of 40 cells.")
 """
 
 BROKEN = """
