@@ -24,7 +24,6 @@ from benchmarkzoo import registration
 from benchmarkzoo.console import console as _console
 from benchmarkzoo.console import table as _table
 from benchmarkzoo.core.errors import BenchmarkZooError
-from benchmarkzoo.plugins import PluginWarning
 
 #: Safety net for envs without a time limit: an episode this long is reported as an error.
 MAX_ROLLOUT_STEPS = 100_000
@@ -89,6 +88,8 @@ def _echo_json(data: Any) -> None:
 @contextlib.contextmanager
 def _plugin_warnings_as_lines() -> Iterator[None]:
     """Show a broken plugin as one ``Warning: ...`` line on stderr, not as a source location and a code line."""
+    from benchmarkzoo.plugins import PluginWarning
+
     show = warnings.showwarning
 
     def show_plugin_warnings(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:

@@ -15,16 +15,18 @@ import difflib
 import json
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import gymnasium as gym
 from gymnasium.envs.registration import parse_env_id
 
-from benchmarkzoo import plugins
 from benchmarkzoo.core.bounds import OutcomeBounds
 from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError
 from benchmarkzoo.core.extras import EXTRA_MODULES, missing_modules
 from benchmarkzoo.generators.base import Generator
+
+if TYPE_CHECKING:
+    from benchmarkzoo.plugins import Plugin
 
 Kind = Literal["single", "mo", "parallel", "moma"]
 KINDS: tuple[str, ...] = ("single", "mo", "parallel", "moma")
@@ -121,7 +123,7 @@ class EnvSpec:
 
 _ENVS: dict[str, EnvSpec] = {}
 _GENERATORS: dict[str, str] = {}
-_PLUGINS: tuple[plugins.Plugin, ...] | None = None  # None until load_plugins() has run
+_PLUGINS: tuple[Plugin, ...] | None = None  # None until load_plugins() has run
 
 
 def load(entry_point: str) -> Callable[..., Any]:
@@ -310,7 +312,7 @@ def suggest(env_id: str, limit: int = 3) -> list[str]:
     return [registered for found in close for registered in by_name[found]][:limit]
 
 
-def load_plugins() -> tuple[plugins.Plugin, ...]:
+def load_plugins() -> tuple[Plugin, ...]:
     """Register the envs of every installed distribution's ``benchmarkzoo.envs`` entry point, once per process.
 
     Called by the registry's lookups; a plugin that fails is reported as a
@@ -321,12 +323,14 @@ def load_plugins() -> tuple[plugins.Plugin, ...]:
     """
     global _PLUGINS
     if _PLUGINS is None:
+        from benchmarkzoo import plugins  # not at import: nothing of it is needed until a lookup misses
+
         _PLUGINS = ()  # first: a plugin that looks the registry up while it registers must not load the group again
         _PLUGINS = plugins.load_group(lambda: _ENVS)
     return _PLUGINS
 
 
-def provider(env_id: str) -> plugins.Plugin | None:
+def provider(env_id: str) -> Plugin | None:
     """The plugin entry point that registered ``env_id``, or ``None`` (built-in or registered directly)."""
     return next((plugin for plugin in load_plugins() if env_id in plugin.env_ids), None)
 
