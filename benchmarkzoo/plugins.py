@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.metadata
+import re
 import warnings
 from collections.abc import Callable, Collection
 
@@ -53,6 +54,42 @@ def _distribution(entry_point: importlib.metadata.EntryPoint) -> str:
     return dist.name if dist is not None else "<unknown distribution>"
 
 
+def _warn(message: str) -> None:
+    warnings.warn(
+        f"{message} Its envs may be missing; fix or uninstall that distribution.", PluginWarning, stacklevel=3
+    )
+
+
+def entry_points(group: str = GROUP) -> list[importlib.metadata.EntryPoint]:
+    """The group's entry points of every installed distribution, sorted by distribution and name."""
+    try:
+        found = list(importlib.metadata.entry_points(group=group))
+    except Exception:  # one malformed entry_points.txt anywhere (a line without '=') raises for all
+        found = _entry_points_one_by_one(group)
+    return sorted(found, key=lambda ep: (_distribution(ep), ep.name))
+
+
+def _entry_points_one_by_one(group: str) -> list[importlib.metadata.EntryPoint]:
+    """Each distribution's entry points read alone (slower: every METADATA is parsed), skipping malformed ones."""
+    found, seen = [], set()
+    for dist in importlib.metadata.distributions():
+        name = re.sub(r"[-_.]+", "-", dist.name or "").lower()
+        if name in seen:  # the first on sys.path wins, as in importlib.metadata.entry_points()
+            continue
+        seen.add(name)
+        try:
+            found.extend(ep for ep in dist.entry_points if ep.group == group)
+        except Exception as caught:
+            if f"[{group}]" in (
+                dist.read_text("entry_points.txt") or ""
+            ):  # others' broken files are not ours to report
+                _warn(
+                    f"benchmarkzoo could not read the {group!r} entry points of the distribution {dist.name!r}: "
+                    f"{type(caught).__name__}: {caught}."
+                )
+    return found
+
+
 def load_group(registered: Callable[[], Collection[str]], group: str = GROUP) -> tuple[Plugin, ...]:
     """Load every entry point of ``group``, sorted by distribution and name, and report each.
 
@@ -64,9 +101,8 @@ def load_group(registered: Callable[[], Collection[str]], group: str = GROUP) ->
     Returns:
         One :class:`Plugin` per entry point, failed ones included.
     """
-    found = sorted(importlib.metadata.entry_points(group=group), key=lambda ep: (_distribution(ep), ep.name))
     plugins = []
-    for entry_point in found:
+    for entry_point in entry_points(group):
         before = set(registered())
         error = None
         try:
@@ -75,12 +111,9 @@ def load_group(registered: Callable[[], Collection[str]], group: str = GROUP) ->
                 target()
         except Exception as caught:  # a broken plugin must not break benchmarkzoo, nor the other plugins
             error = f"{type(caught).__name__}: {caught}"
-            warnings.warn(
+            _warn(
                 f"benchmarkzoo could not load the {group!r} entry point {entry_point.name!r} "
-                f"({entry_point.value}) of the distribution {_distribution(entry_point)!r}: {error}. "
-                "Its envs may be missing; fix or uninstall that distribution.",
-                PluginWarning,
-                stacklevel=2,
+                f"({entry_point.value}) of the distribution {_distribution(entry_point)!r}: {error}."
             )
         added = tuple(sorted(set(registered()) - before))
         plugins.append(Plugin(_distribution(entry_point), entry_point.name, entry_point.value, added, error))

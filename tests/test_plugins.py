@@ -89,16 +89,20 @@ def register_envs():
 """
 
 
-def write_distribution(site: Path, name: str, files: dict[str, str], entry_points: dict[str, str]) -> None:
-    """An installed distribution as pip leaves it: its modules and a ``.dist-info`` with entry points."""
+def write_distribution(site: Path, name: str, files: dict[str, str], entry_points: dict[str, str] | str) -> None:
+    """An installed distribution as pip leaves it: its modules and a ``.dist-info`` with entry points.
+
+    ``entry_points`` maps names to targets in the ``benchmarkzoo.envs`` group, or is the file's whole text.
+    """
     for relative, text in files.items():
         (site / relative).parent.mkdir(parents=True, exist_ok=True)
         (site / relative).write_text(textwrap.dedent(text))
     info = site / f"{name.replace('-', '_')}-0.1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n")
-    lines = "".join(f"{key} = {value}\n" for key, value in entry_points.items())
-    (info / "entry_points.txt").write_text(f"[benchmarkzoo.envs]\n{lines}")
+    if isinstance(entry_points, dict):
+        entry_points = "[benchmarkzoo.envs]\n" + "".join(f"{key} = {value}\n" for key, value in entry_points.items())
+    (info / "entry_points.txt").write_text(entry_points)
 
 
 @pytest.fixture
@@ -283,3 +287,18 @@ def test_a_broken_plugin_is_a_warning_in_python_too(broken_site):
         "gone": "ModuleNotFoundError: No module named 'bzbroken_envs.removed_module'",
         "raises": "RuntimeError: the corridor map is missing",
     }
+
+
+def test_a_malformed_entry_points_file_is_a_warning(demo_site):
+    # importlib.metadata.entry_points() raises for every distribution when one file has a line without '='
+    write_distribution(demo_site, "bzmangled-envs", {}, "[benchmarkzoo.envs]\nbzmangled_envs:register\n")
+    write_distribution(demo_site, "bzunrelated", {}, "[console_scripts]\njust a broken line\n")
+    done = run_cli(demo_site, "list", "--family", "corridors", "--json")
+    assert done.returncode == 0, done.stderr
+    assert [d["id"] for d in json.loads(done.stdout)] == ["bzdemo/Corridor-v1", "bzdemo/LongCorridor-v0"]
+    (warning,) = done.stderr.splitlines()  # the unrelated distribution's broken file is not ours to report
+    assert warning.startswith(
+        "Warning: benchmarkzoo could not read the 'benchmarkzoo.envs' entry points of the distribution "
+        "'bzmangled-envs': "  # then importlib.metadata's own error, which varies with the Python version
+    )
+    assert warning.endswith(". Its envs may be missing; fix or uninstall that distribution.")
