@@ -48,6 +48,9 @@ class CorridorEnv(gym.Env):
         return self._position, {}
 
     def step(self, action):
+        from benchmarkzoo.core.spaces import check_action  # a plugin may use benchmarkzoo's helpers
+
+        check_action(self.spec.id if self.spec else "bzdemo/Corridor", self.action_space, action)
         step = 1 if int(action) == 1 else -1
         self._position = int(np.clip(self._position + step, 0, self.length))
         arrived = self._position == self.length
@@ -219,6 +222,9 @@ for _ in range(2):
     trace.append(steps)
 spec = benchmarkzoo.spec("bzdemo/LongCorridor-v0")
 native = benchmarkzoo.make("bzdemo/LongCorridor-v0")
+from benchmarkzoo.testing import check_env as kit_check_env
+
+kit_check_env("bzdemo/Corridor-v1", steps=200)  # the conformance kit finds a plugin's id in the registry
 plugins = [(p.distribution, p.name, list(p.env_ids), p.error) for p in benchmarkzoo.load_plugins()]
 print(json.dumps({
     "lazy": [lazy_import, lazy_make], "ids": ids, "trace": trace, "spec_max": spec.max_episode_steps,
