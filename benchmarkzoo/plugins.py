@@ -7,11 +7,12 @@ metadata, an entry point that calls :func:`benchmarkzoo.register`::
     mylab = "mylab_envs:register_envs"   # a callable, called with no arguments
     # or: mylab = "mylab_envs.registration"   (a module whose import registers)
 
-The registry loads the group once per process, at its first use (``list_envs``, ``spec``,
-``make``...), never at ``import benchmarkzoo``: finding the entry points reads every installed
-distribution's metadata (about 30 ms with 130 distributions installed, a tenth of the import),
-and a plugin's own imports can cost more. A plugin that fails to load is reported once as a
-:class:`PluginWarning` naming its distribution and the error; the other envs stay usable.
+The registry loads the group once per process, at the first lookup that needs it (``list_envs``,
+or ``spec`` / ``make`` of an id not registered yet), never at ``import benchmarkzoo``: finding
+the entry points reads every installed distribution's metadata (about 30 ms with 130
+distributions installed, a tenth of the import), and a plugin's own imports can cost more. A
+plugin that fails to load is reported once as a :class:`PluginWarning` naming its distribution
+and the error; the other envs stay usable.
 """
 
 from __future__ import annotations
