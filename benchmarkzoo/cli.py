@@ -8,10 +8,13 @@ the commands, so ``import benchmarkzoo.cli`` costs no more than ``import benchma
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import inspect
 import json
 import sys
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +85,24 @@ def _echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
 
 
+@contextlib.contextmanager
+def _plugin_warnings_as_lines() -> Iterator[None]:
+    """Show a broken plugin as one ``Warning: ...`` line on stderr, not as a source location and a code line."""
+    from benchmarkzoo.plugins import PluginWarning
+
+    show = warnings.showwarning
+
+    def show_plugin_warnings(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, PluginWarning):
+            click.echo(f"Warning: {message}", err=True)
+        else:
+            show(message, category, *args, **kwargs)
+
+    with warnings.catch_warnings():  # restores showwarning on the way out
+        warnings.showwarning = show_plugin_warnings
+        yield
+
+
 class _TopGroup(_Group):
     lazy_commands = {
         "evaluate": "benchmarkzoo.evaluation.commands:evaluate_command",
@@ -89,6 +110,10 @@ class _TopGroup(_Group):
         "leaderboard": "benchmarkzoo.leaderboard.commands:leaderboard_group",
         "export-onnx": "benchmarkzoo.adapters.onnx_export:export_onnx_command",
     }
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _plugin_warnings_as_lines():
+            return super().invoke(ctx)
 
 
 @click.group(cls=_TopGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -105,6 +130,21 @@ def main(argv: list[str] | None = None) -> None:
 # ---- list / info --------------------------------------------------------------------------------
 
 
+def _known_family(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--family``: any family with registered envs, plugins' included (so not a fixed ``click.Choice``)."""
+    if value is not None:
+        try:
+            registration.list_envs(family=value)
+        except ValueError as error:
+            raise click.BadParameter(str(error), ctx, param) from error
+    return value
+
+
+_family_option = click.option(
+    "--family", callback=_known_family, help="Only envs of this family (any family `benchmarkzoo list` shows)."
+)
+
+
 def _extras_cell(spec: registration.EnvSpec) -> str:
     missing = set(spec.missing_extras)
     return ", ".join(f"{e} (missing)" if e in missing else f"{e} (installed)" for e in spec.extras) or "-"
@@ -112,7 +152,7 @@ def _extras_cell(spec: registration.EnvSpec) -> str:
 
 @cli.command("list")
 @click.option("--kind", type=click.Choice(registration.KINDS), help="Only envs of this kind.")
-@click.option("--family", type=click.Choice(registration.FAMILIES), help="Only envs of this family.")
+@_family_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of env specs instead of a table.")
 def list_command(kind: str | None, family: str | None, as_json: bool) -> None:
     """List every registered env."""
@@ -218,13 +258,17 @@ def info_command(env_id: str, as_json: bool) -> None:
     details = _env_details(spec)
     sets = _scenario_set_summaries(spec)
     bounds, bounds_text = _outcome_bounds(spec)
+    plugin = registration.provider(spec.id)
+    origin = {} if plugin is None else {"plugin": {"distribution": plugin.distribution, "entry_point": plugin.value}}
     if as_json:
-        _echo_json({"spec": spec.to_dict(), **details, "outcome_bounds": bounds, "scenario_sets": sets})
+        _echo_json({"spec": spec.to_dict(), **origin, **details, "outcome_bounds": bounds, "scenario_sets": sets})
         return
     console = _console()
     table = _table(spec.id, "field", "value", wrap=("value",))
     for key, value in spec.to_dict().items():
         table.add_row(key, json.dumps(value) if isinstance(value, dict | list) else str(value))
+    if plugin is not None:
+        table.add_row("plugin", f"{plugin.distribution} ({plugin.value})")
     for key in ("observation_space", "action_space", "reward_range", "reward_space", "unavailable"):
         if key in details:
             value = details[key]  # per-agent spaces of parallel kinds come as a dict
@@ -466,7 +510,7 @@ def summarize(outcome: dict[str, Any]) -> dict[str, Any]:
     "--seed", "-s", default=0, show_default=True, type=click.IntRange(min=0), help="Episode k is seeded with SEED + k."
 )
 @click.option("--id", "env_ids", multiple=True, help="Only this env (repeatable). Default: every registered env.")
-@click.option("--family", type=click.Choice(registration.FAMILIES), help="Only envs of this family.")
+@_family_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON results instead of a table.")
 def rollout_command(episodes: int, seed: int, env_ids: tuple[str, ...], family: str | None, as_json: bool) -> None:
     """Roll out every env's baseline policy and report returns, lengths and success rate.

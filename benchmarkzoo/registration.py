@@ -1,10 +1,11 @@
 """The one registry: every env of every kind, and every scenario generator, by name.
 
-``import benchmarkzoo`` fills it from :mod:`benchmarkzoo.catalogue`. Single-agent and
-multi-objective envs are also registered with Gymnasium under the ``benchmarkzoo/`` namespace
-(``gym.make``, ``gym.make_vec`` and ``mo_gymnasium.make`` work), and parallel envs with
-PettingZoo's registry. Everything else in the package (CLI, tests, evaluation suites) reads
-the env list from here and nowhere else.
+``import benchmarkzoo`` fills it from :mod:`benchmarkzoo.catalogue` (the ``benchmarkzoo/``
+namespace). Other distributions add envs in their own namespaces through the ``benchmarkzoo.envs``
+entry-point group (:mod:`benchmarkzoo.plugins`), loaded at the registry's first use. Single-agent
+and multi-objective envs are also registered with Gymnasium (``gym.make``, ``gym.make_vec`` and
+``mo_gymnasium.make`` work), and parallel envs with PettingZoo's registry. Everything else in the
+package (CLI, tests, evaluation suites) reads the env list from here and nowhere else.
 """
 
 from __future__ import annotations
@@ -14,20 +15,26 @@ import difflib
 import json
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import gymnasium as gym
+from gymnasium.envs.registration import parse_env_id
 
 from benchmarkzoo.core.bounds import OutcomeBounds
 from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError
 from benchmarkzoo.core.extras import EXTRA_MODULES, missing_modules
 from benchmarkzoo.generators.base import Generator
 
+if TYPE_CHECKING:
+    from benchmarkzoo.plugins import Plugin
+
 Kind = Literal["single", "mo", "parallel", "moma"]
 KINDS: tuple[str, ...] = ("single", "mo", "parallel", "moma")
-FAMILIES: tuple[str, ...] = ("gridworld", "control", "multiagent", "traffic", "robotics")
+#: The built-in envs' namespace; a bare ``Name-vN`` is looked up in it.
 NAMESPACE = "benchmarkzoo"
-_ID_PATTERN = re.compile(rf"^{NAMESPACE}/[A-Z][A-Za-z0-9]*(-[A-Za-z0-9]+)*-v\d+$")
+#: The form :func:`register` accepts: Gymnasium's, with the namespace and the version required.
+ID_FORM = "'namespace/Name-vN' (e.g. 'benchmarkzoo/Maze-v0', 'mylab/Thing-v2')"
+_FAMILY_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,9 +42,11 @@ class EnvSpec:
     """What the registry knows of one env.
 
     Attributes:
-        id: ``benchmarkzoo/<Name>-v<N>``; bump ``N`` whenever a fixed seed would give other output.
+        id: ``<namespace>/<Name>-v<N>`` (``benchmarkzoo/`` for the built-ins); bump ``N`` whenever a
+            fixed seed would give other output.
         kind: ``single``, ``mo`` (vector reward), ``parallel`` (PettingZoo) or ``moma``.
-        family: ``gridworld``, ``control``, ``multiagent``, ``traffic``, ``robotics``.
+        family: a lower-case identifier grouping envs (built-ins: ``gridworld``, ``control``,
+            ``multiagent``, ``traffic``, ``robotics``).
         entry_point: ``"module:Class"`` of the env.
         vector_entry_point: ``"module:Class"`` of the native vector env, or ``None``.
         max_episode_steps: time limit (``max_cycles`` for parallel kinds).
@@ -114,6 +123,7 @@ class EnvSpec:
 
 _ENVS: dict[str, EnvSpec] = {}
 _GENERATORS: dict[str, str] = {}
+_PLUGINS: tuple[Plugin, ...] | None = None  # None until load_plugins() has run
 
 
 def load(entry_point: str) -> Callable[..., Any]:
@@ -142,13 +152,15 @@ def register(
     scenario_sets: tuple[str, ...] = (),
     outcome_bounds: str | None = None,
 ) -> EnvSpec:
-    """Add an env to the registry (and to Gymnasium's or PettingZoo's, by kind)."""
-    if not _ID_PATTERN.match(id):
-        raise ValueError(f"Env ids look like '{NAMESPACE}/Name-v0'; got {id!r}.")
+    """Add an env to the registry (and to Gymnasium's or PettingZoo's, by kind).
+
+    Any distribution may call it, in its own namespace (``mylab/Thing-v2``), usually from a
+    ``benchmarkzoo.envs`` entry point (see :mod:`benchmarkzoo.plugins`).
+    """
+    check_id(id)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}; got {kind!r}.")
-    if family not in FAMILIES:
-        raise ValueError(f"family must be one of {FAMILIES}; got {family!r}.")
+    _check_family(family)
     unknown = [e for e in extras if e not in EXTRA_MODULES]
     if unknown:
         raise ValueError(f"Unknown extras {unknown}; known: {list(EXTRA_MODULES)}.")
@@ -186,40 +198,141 @@ def register(
     return spec
 
 
-def spec(env_id: str) -> EnvSpec:
-    """The spec of ``env_id``; an unknown id raises :class:`UnknownEnvError` with the closest ids."""
+def _lookup(env_id: str) -> EnvSpec | None:
     found = _ENVS.get(env_id)
     if found is None:
         found = _ENVS.get(f"{NAMESPACE}/{env_id}")  # "Maze-v0" is unambiguous
-    if found is None:
-        raise UnknownEnvError(env_id, suggest(env_id))
     return found
 
 
-def suggest(env_id: str, limit: int = 3) -> list[str]:
-    """Registered ids whose names are closest to ``env_id``'s (ignoring namespace, version and case)."""
+def spec(env_id: str) -> EnvSpec:
+    """The spec of ``env_id``; an unknown id raises :class:`UnknownEnvError` with the closest ids.
 
-    def stem(name: str) -> str:
-        return re.sub(r"-v\d+$", "", name.split("/", 1)[-1].lower())
-
-    by_stem: dict[str, list[str]] = {}
-    for registered in sorted(_ENVS):
-        by_stem.setdefault(stem(registered), []).append(registered)
-    close = difflib.get_close_matches(stem(env_id), list(by_stem), n=limit, cutoff=0.6)
-    return [registered for name in close for registered in by_stem[name]][:limit]
+    Plugins (:func:`load_plugins`) are loaded only when ``env_id`` is not among the envs
+    registered so far, so looking up a built-in env never reads any distribution's metadata.
+    """
+    found = _lookup(env_id)
+    if found is None:
+        load_plugins()
+        found = _lookup(env_id)
+    if found is None:
+        raise UnknownEnvError(env_id, suggest(env_id))
+    return found
 
 
 def list_envs(kind: str | None = None, family: str | None = None) -> list[EnvSpec]:
     """Every registered env, sorted by id, optionally of one ``kind`` and/or ``family``."""
     if kind is not None and kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS} or None; got {kind!r}.")
-    if family is not None and family not in FAMILIES:
-        raise ValueError(f"family must be one of {FAMILIES} or None; got {family!r}.")
+    if family is not None:
+        _expect_known_family(family)
+    load_plugins()
     return [
         s
         for _, s in sorted(_ENVS.items())
         if (kind is None or s.kind == kind) and (family is None or s.family == family)
     ]
+
+
+# ---- open registry: id forms, families, suggestions, plugins ------------------------------------
+
+
+def check_id(env_id: str) -> tuple[str, str, int]:
+    """The namespace, name and version of an id :func:`register` accepts.
+
+    Ids are parsed by Gymnasium's own ``parse_env_id``; benchmarkzoo also requires the namespace
+    (a bare name is looked up in ``benchmarkzoo/``) and the version (bumped when a seed's output changes).
+
+    Raises:
+        ValueError: naming the expected form and what is wrong with ``env_id``.
+    """
+    problem = "Gymnasium's parse_env_id cannot read it (at most one '/'; letters, digits, '_', '-', '.')"
+    if isinstance(env_id, str):
+        try:
+            namespace, name, version = parse_env_id(env_id)
+        except gym.error.Error:
+            pass
+        else:
+            if ":" in env_id:  # gymnasium.make reads "a:b" as "import a, then make b"
+                problem = "':' is not allowed (gymnasium.make would read it as 'module:id')"
+            elif namespace is None:
+                problem = f"it has no namespace (use your project's, e.g. 'mylab/{env_id}')"
+            elif version is None:
+                problem = f"it has no version (e.g. '{env_id}-v0')"
+            else:
+                return namespace, name, version
+    raise ValueError(f"Env ids look like {ID_FORM}; got {env_id!r}: {problem}.")
+
+
+def _check_family(family: str) -> None:
+    if not isinstance(family, str) or not _FAMILY_PATTERN.fullmatch(family):
+        raise ValueError(
+            f"family must be a lower-case identifier (letters, digits, '_'; e.g. 'gridworld', 'my_robots'); "
+            f"got {family!r}."
+        )
+
+
+def list_families() -> list[str]:
+    """The families that have registered envs, sorted."""
+    load_plugins()
+    return sorted({s.family for s in _ENVS.values()})
+
+
+def _expect_known_family(family: str) -> None:
+    known = list_families()
+    if family not in known:
+        close = difflib.get_close_matches(family, known, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ValueError(
+            f"No env is registered in the family {family!r}; families with envs: {', '.join(known)}.{hint}"
+        )
+
+
+def _id_parts(env_id: str) -> tuple[str | None, str]:
+    """Namespace and lower-case name of any id, well-formed or not (for suggestions)."""
+    try:
+        namespace, name, _ = parse_env_id(env_id)
+    except gym.error.Error:  # e.g. "a/b/c" or spaces: compare what follows the last '/'
+        namespace, _, name = env_id.rpartition("/")
+    return namespace or None, name.lower()
+
+
+def suggest(env_id: str, limit: int = 3) -> list[str]:
+    """Registered ids whose names are closest to ``env_id``'s, in every namespace.
+
+    Names are compared ignoring namespace, version and case; among ids of the same name, those in
+    ``env_id``'s namespace come first (``mylab/Maze-v1`` suggests ``mylab/Maze-v0`` before ``benchmarkzoo/Maze-v0``).
+    """
+    load_plugins()
+    namespace, name = _id_parts(env_id)
+    by_name: dict[str, list[str]] = {}
+    for registered in sorted(_ENVS, key=lambda i: (_id_parts(i)[0] != namespace, i)):
+        by_name.setdefault(_id_parts(registered)[1], []).append(registered)
+    close = difflib.get_close_matches(name, list(by_name), n=limit, cutoff=0.6)
+    return [registered for found in close for registered in by_name[found]][:limit]
+
+
+def load_plugins() -> tuple[Plugin, ...]:
+    """Register the envs of every installed distribution's ``benchmarkzoo.envs`` entry point, once per process.
+
+    Called by the registry's lookups; a plugin that fails is reported as a
+    :class:`~benchmarkzoo.plugins.PluginWarning` (once) and skipped.
+
+    Returns:
+        Every entry point of the group, with the ids it registered and its error, if any.
+    """
+    global _PLUGINS
+    if _PLUGINS is None:
+        from benchmarkzoo import plugins  # not at import: nothing of it is needed until a lookup misses
+
+        _PLUGINS = ()  # first: a plugin that looks the registry up while it registers must not load the group again
+        _PLUGINS = plugins.load_group(lambda: _ENVS)
+    return _PLUGINS
+
+
+def provider(env_id: str) -> Plugin | None:
+    """The plugin entry point that registered ``env_id``, or ``None`` (built-in or registered directly)."""
+    return next((plugin for plugin in load_plugins() if env_id in plugin.env_ids), None)
 
 
 def _expect_kind(found: EnvSpec, kinds: tuple[str, ...], maker: str) -> None:
@@ -287,11 +400,14 @@ def register_generator(name: str, entry_point: str) -> None:
 
 
 def list_generators() -> list[str]:
+    load_plugins()
     return sorted(_GENERATORS)
 
 
 def make_generator(name: str, kwargs: dict[str, Any] | None = None) -> Generator:
     """Instantiate the generator registered as ``name`` with ``kwargs``."""
+    if name not in _GENERATORS:
+        load_plugins()
     if name not in _GENERATORS:
         raise UnknownGeneratorError(name, list(_GENERATORS))
     return load(_GENERATORS[name])(**(kwargs or {}))
@@ -300,6 +416,8 @@ def make_generator(name: str, kwargs: dict[str, Any] | None = None) -> Generator
 def generator_name(generator: Generator) -> str:
     """The registered name of a generator instance's class."""
     target = f"{type(generator).__module__}:{type(generator).__qualname__}"
+    if target not in _GENERATORS.values():
+        load_plugins()
     for name, entry_point in _GENERATORS.items():
         if entry_point == target:
             return name

@@ -61,9 +61,29 @@ def test_list_envs_filters():
         benchmarkzoo.list_envs(kind="multi")
 
 
-def test_register_refuses_bad_ids_and_duplicates():
-    with pytest.raises(ValueError, match="Env ids look like 'benchmarkzoo/Name-v0'"):
-        benchmarkzoo.register("benchmarkzoo/maze", kind="single", family="gridworld", entry_point="x:y", description="")
+UNREADABLE = "Gymnasium's parse_env_id cannot read it (at most one '/'; letters, digits, '_', '-', '.')"
+
+
+@pytest.mark.parametrize(
+    ("bad_id", "problem"),
+    [
+        ("benchmarkzoo/maze", "it has no version (e.g. 'benchmarkzoo/maze-v0')"),
+        ("Maze-v3", "it has no namespace (use your project's, e.g. 'mylab/Maze-v3')"),
+        ("mylab/sub/Thing-v0", UNREADABLE),
+        ("my lab/Thing-v0", UNREADABLE),
+        ("mylab:mod/Thing-v0", "':' is not allowed (gymnasium.make would read it as 'module:id')"),
+    ],
+)
+def test_register_refuses_malformed_ids_naming_the_form(bad_id, problem):
+    # Changed with the open registry (issue 16): any namespace, in Gymnasium's form with namespace and version.
+    with pytest.raises(ValueError) as caught:
+        benchmarkzoo.register(bad_id, kind="single", family="gridworld", entry_point="x:y", description="")
+    expected_form = "'namespace/Name-vN' (e.g. 'benchmarkzoo/Maze-v0', 'mylab/Thing-v2')"
+    assert str(caught.value) == f"Env ids look like {expected_form}; got {bad_id!r}: {problem}."
+    assert bad_id not in registration._ENVS
+
+
+def test_register_refuses_duplicates():
     with pytest.raises(ValueError, match="already registered; bump its version"):
         benchmarkzoo.register(
             "benchmarkzoo/Maze-v0", kind="single", family="gridworld", entry_point="x:y", description=""
@@ -192,3 +212,97 @@ def test_import_is_light():
     code = f"import sys, benchmarkzoo, benchmarkzoo.testing; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert result.stdout.strip() == "", f"import benchmarkzoo loaded {result.stdout.strip()}"
+
+
+# ---- an open registry: other namespaces, free-form families -------------------------------------
+
+
+@pytest.fixture
+def scratch_registry(monkeypatch):
+    """Lets a test register envs for real; afterwards ours, Gymnasium's and PettingZoo's registries are as before."""
+    from pettingzoo.env_registry import registration as pz
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent / "testing"))
+    monkeypatch.setattr(registration, "_ENVS", dict(registration._ENVS))
+    mirrors = (gym.envs.registration.registry, pz.aec_registry, pz.parallel_registry)
+    before = [set(mirror) for mirror in mirrors]
+    yield
+    for mirror, ids in zip(mirrors, before):
+        for added in set(mirror) - ids:
+            del mirror[added]
+
+
+def register_counter(env_id: str, family: str = "counters") -> EnvSpec:
+    return benchmarkzoo.register(
+        env_id,
+        kind="single",
+        family=family,
+        entry_point="toy_envs:CounterEnv",
+        max_episode_steps=7,
+        description="counts to seven",
+    )
+
+
+def test_another_namespace_is_a_first_class_env(scratch_registry):
+    registered = register_counter("mylab/Counter-v2")
+    assert registered.id == "mylab/Counter-v2" and benchmarkzoo.spec("mylab/Counter-v2") is registered
+    assert [s.id for s in benchmarkzoo.list_envs(family="counters")] == ["mylab/Counter-v2"]
+    assert "counters" in benchmarkzoo.list_families() and "gridworld" in benchmarkzoo.list_families()
+    assert gym.spec("mylab/Counter-v2").max_episode_steps == 7
+    for env in (benchmarkzoo.make("mylab/Counter-v2"), gym.make("mylab/Counter-v2")):
+        env.reset(seed=3)
+        lengths = [env.step(0) for _ in range(7)]
+        assert [truncated for *_, truncated, _ in lengths] == [False] * 6 + [True]  # the spec's time limit
+    with pytest.raises(UnknownEnvError):
+        benchmarkzoo.spec("Counter-v2")  # a bare name is looked up in benchmarkzoo/ only
+
+
+def test_a_parallel_env_in_another_namespace_reaches_pettingzoo(scratch_registry):
+    from pettingzoo.env_registry import registration as pz
+
+    benchmarkzoo.register(
+        "mylab/Line-v0",
+        kind="parallel",
+        family="lines",
+        entry_point="toy_envs:LineParallelEnv",
+        max_episode_steps=9,
+        kwargs={"num_agents": 3},
+        description="walkers on a line",
+    )
+    assert benchmarkzoo.make_parallel("mylab/Line-v0").possible_agents == ["walker_0", "walker_1", "walker_2"]
+    assert pz.parallel_registry["mylab/Line-v0"].max_cycles == 9
+    assert pz.aec_registry["mylab/Line-v0"].kwargs == {"__id__": "mylab/Line-v0"}
+
+
+@pytest.mark.parametrize("bad_family", ["", "Gridworld", "grid world", "1grid", "grid-world", None])
+def test_register_refuses_families_that_are_not_lower_case_identifiers(scratch_registry, bad_family):
+    with pytest.raises(ValueError) as caught:
+        register_counter("mylab/Counter-v0", family=bad_family)
+    assert str(caught.value) == (
+        "family must be a lower-case identifier (letters, digits, '_'; e.g. 'gridworld', 'my_robots'); "
+        f"got {bad_family!r}."
+    )
+    assert "mylab/Counter-v0" not in registration._ENVS
+
+
+def test_an_unknown_family_lists_the_known_ones(scratch_registry):
+    register_counter("mylab/Counter-v0", family="my_counters")
+    known = ", ".join(sorted({"control", "gridworld", "multiagent", "robotics", "traffic", "my_counters"}))
+    with pytest.raises(ValueError) as caught:
+        benchmarkzoo.list_envs(family="my_countres")
+    assert str(caught.value) == (
+        f"No env is registered in the family 'my_countres'; families with envs: {known}. Did you mean 'my_counters'?"
+    )
+
+
+def test_suggestions_cross_namespaces_and_prefer_the_asked_one(scratch_registry):
+    register_counter("mylab/Counter-v2")
+    register_counter("mylab/Maze-v0")
+    assert registration.suggest("benchmarkzoo/Countr-v0") == ["mylab/Counter-v2"]
+    assert registration.suggest("otherlab/Counter-v5")[0] == "mylab/Counter-v2"
+    assert registration.suggest("mylab/Maze-v1")[:2] == ["mylab/Maze-v0", "benchmarkzoo/Maze-v0"]
+    assert registration.suggest("benchmarkzoo/Maze-v1")[:2] == ["benchmarkzoo/Maze-v0", "mylab/Maze-v0"]
+    with pytest.raises(UnknownEnvError) as caught:
+        benchmarkzoo.make("mylab/Countre-v2")
+    assert caught.value.suggestions == ["mylab/Counter-v2"]
+    assert "Did you mean 'mylab/Counter-v2'?" in str(caught.value)
