@@ -126,17 +126,8 @@ def split_shares(plans: list[EpisodePlan], parallel: int, num_envs: int) -> list
 
 
 def _episode_record(outcome: EpisodeOutcome) -> Episode:
-    return Episode(
-        index=outcome.index,
-        seed=outcome.seed,
-        scenario_seed=outcome.scenario_seed,
-        scenario_hash=outcome.scenario_hash,
-        episode_return=outcome.episode_return,
-        team_return=outcome.team_return,
-        length=outcome.length,
-        success=outcome.success,
-        metrics=outcome.metrics,
-    )
+    """The results file's record of ``outcome`` (its fields, less the run's own ``simulator_restarts``)."""
+    return Episode.model_validate(outcome, from_attributes=True)
 
 
 @dataclass
