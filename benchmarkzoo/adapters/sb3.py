@@ -34,9 +34,6 @@ Loading an SB3 model zip unpickles code from it: load only files you trust.
 from __future__ import annotations
 
 import functools
-import inspect
-import time
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,149 +41,28 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo import registration
+from benchmarkzoo.adapters.sb3_base import (
+    _NEEDED_FOR,
+    NativeVecEnvAdapter,
+    _vec_env,
+    check_weights,
+    info_of,
+)
 from benchmarkzoo.core.extras import require
-
-_NEEDED_FOR = "benchmarkzoo.adapters.sb3 (Stable-Baselines3 training)"
-_vec_env = require("stable_baselines3.common.vec_env", "sb3", _NEEDED_FOR)
-_monitor = require("stable_baselines3.common.monitor", "sb3", _NEEDED_FOR)
-VecEnv = _vec_env.VecEnv
 
 BACKENDS = ("native", "dummy", "subproc")
 #: The key of a saved model's data (and the attribute of a tagged model) that holds the metadata.
 METADATA_KEY = "benchmarkzoo"
 
 
-# ---- helpers shared with the multi-agent adapter ------------------------------------------------
-
-
-def world_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
-    """The entries of a vector info dict (``(B, ...)`` arrays with ``_key`` masks) that world ``index`` reports."""
-    out: dict[str, Any] = {}
-    for key, value in infos.items():
-        if key.startswith("_") or key in ("final_obs", "final_info"):
-            continue
-        if isinstance(value, dict):
-            nested = world_info(value, index)
-            if nested:
-                out[key] = nested
-            continue
-        mask = infos.get(f"_{key}")
-        if mask is not None and not mask[index]:
-            continue
-        item = value[index]
-        out[key] = item.item() if isinstance(item, np.generic) else item
-    return out
-
-
-class EpisodeStats:
-    """Monitor-like episode statistics for ``n`` entries: ``{"r", "l", "t"}`` on each finished episode."""
-
-    def __init__(self, n: int):
-        self.returns = np.zeros(n, dtype=np.float64)  # (n,)
-        self.lengths = np.zeros(n, dtype=np.int64)  # (n,)
-        self.started = time.time()
-
-    def reset(self) -> None:
-        self.returns[:] = 0.0
-        self.lengths[:] = 0
-
-    def add(self, rewards: np.ndarray, counting: np.ndarray | None = None) -> None:
-        """Accumulate one step's ``(n,)`` rewards (only where ``counting``, if given)."""
-        if counting is None:
-            self.returns += rewards
-            self.lengths += 1
-        else:
-            self.returns[counting] += rewards[counting]
-            self.lengths[counting] += 1
-
-    def finish(self, index: int) -> dict[str, float]:
-        """Entry ``index``'s episode ended: its record, and zeroed counters for the next."""
-        record = {
-            "r": round(float(self.returns[index]), 6),
-            "l": int(self.lengths[index]),
-            "t": round(time.time() - self.started, 6),
-        }
-        self.returns[index] = 0.0
-        self.lengths[index] = 0
-        return record
-
-
-def check_weights(spec: registration.EnvSpec, reward_space: Any, scalarize: Any) -> np.ndarray | None:
-    """Validate ``scalarize`` against the env's reward; ``None`` for scalar-reward envs."""
-    vector_reward = spec.kind in ("mo", "moma")
-    if not vector_reward:
-        if scalarize is not None:
-            raise ValueError(f"{spec.id} has a scalar reward; scalarize is only for mo/moma envs. Drop scalarize=.")
-        return None
-    shape = None if reward_space is None else tuple(reward_space.shape)
-    if scalarize is None:
-        raise ValueError(
-            f"{spec.id} has a vector reward ({reward_space}); SB3 trains on scalar rewards. "
-            f"Pass scalarize=np.array([...]) with {shape[0] if shape else 'one'} weight(s), e.g. "
-            f"np.full({shape[0] if shape else 'k'}, 1 / {shape[0] if shape else 'k'})."
-        )
-    weights = np.asarray(scalarize, dtype=np.float64)
-    if (shape is not None and weights.shape != shape) or not np.all(np.isfinite(weights)):
-        raise ValueError(f"{spec.id}: scalarize must be {shape} finite weights (one per objective); got {scalarize!r}.")
-    return weights
-
-
-def per_world_attribute(native: Any, name: str, world: int) -> Any:
-    """Attributes that differ per world, as the single env of world ``world`` would have them.
-
-    Raises:
-        KeyError: ``name`` is not a per-world attribute (the caller then reads the vector env's own).
-    """
-    if name == "observation_space":
-        return native.single_observation_space
-    if name == "action_space":
-        return native.single_action_space
-    if name == "np_random":
-        return native.world_rng(world)
-    if name == "scenario" and hasattr(native, "scenarios"):
-        return native.scenarios[world]
-    raise KeyError(name)
-
-
-def call_per_world(native: Any, method_name: str, worlds: list[int], args: tuple, kwargs: dict) -> list[Any]:
-    """``env_method`` over a native vector env whose worlds share one simulator.
-
-    A method with a ``world`` parameter (e.g. ``world_rng``) is called once per requested world
-    and gives per-world values; ``render`` gives each world's frame; any other method is called
-    once (the worlds share it) and its result is repeated for every requested entry.
-    """
-    if method_name == "get_wrapper_attr":
-        return [_attribute(native, args[0], w) for w in worlds]
-    method = getattr(native, method_name)
-    if method_name == "render":
-        frames = method(*args, **kwargs)
-        return [frames[w] if isinstance(frames, tuple | list) else frames for w in worlds]
-    try:
-        takes_world = "world" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        takes_world = False
-    if takes_world:
-        return [method(*args, world=w, **kwargs) for w in worlds]
-    result = method(*args, **kwargs)
-    return [result for _ in worlds]
-
-
-def _attribute(native: Any, name: str, world: int) -> Any:
-    try:
-        return per_world_attribute(native, name, world)
-    except KeyError:
-        return getattr(native, name)
-
-
-def is_monitor(wrapper_class: type) -> bool:
-    """Whether ``wrapper_class`` is SB3's ``Monitor``: the episode statistics it would add are already there."""
-    return isinstance(wrapper_class, type) and issubclass(_monitor.Monitor, wrapper_class)
+#: Vector info entries that are not a world's info in SB3's sense (SB3 gets them as ``terminal_observation``).
+_AUTORESET_INFO = ("final_obs", "final_info")
 
 
 # ---- the single-agent adapter ---------------------------------------------------------------------
 
 
-class NativeSB3VecEnv(VecEnv):
+class NativeSB3VecEnv(NativeVecEnvAdapter):
     """An SB3 ``VecEnv`` over a benchmarkzoo native vector env (``single`` or scalarized ``mo``).
 
     Use :func:`make_vec_env` to build one. Worlds share one simulator, so:
@@ -196,7 +72,7 @@ class NativeSB3VecEnv(VecEnv):
       scenario) as the single env would; any other name is the vector env's own attribute.
     * ``set_attr(name, value)`` sets the vector env's attribute (for every world at once).
     * ``env_method(name)`` is per world for methods with a ``world`` parameter and for
-      ``render``; any other method is called once. See :func:`call_per_world`.
+      ``render``; any other method is called once. See :func:`~benchmarkzoo.adapters.sb3_base.call_per_world`.
 
     Args:
         native: a :class:`~benchmarkzoo.vector.base.NativeVectorEnv` made with ``autoreset_mode=SAME_STEP``.
@@ -205,6 +81,9 @@ class NativeSB3VecEnv(VecEnv):
         episode_stats: write Monitor-like ``info["episode"]`` when an episode ends.
     """
 
+    autoreset_mode = AutoresetMode.SAME_STEP
+    autoreset_reason = "the SB3 adapter needs the native env made with autoreset_mode=SAME_STEP; got {got!r}."
+
     def __init__(
         self,
         native: Any,
@@ -212,28 +91,12 @@ class NativeSB3VecEnv(VecEnv):
         scalarize: np.ndarray | None = None,
         episode_stats: bool = True,
     ):
-        if native.metadata.get("autoreset_mode") != AutoresetMode.SAME_STEP:
-            raise ValueError(
-                f"{native.env_id}: the SB3 adapter needs the native env made with autoreset_mode=SAME_STEP; "
-                f"got {native.metadata.get('autoreset_mode')!r}. Use make_vec_env()."
-            )
-        self.native = native
-        self.weights = scalarize
-        self.episode_stats = episode_stats
-        self.benchmarkzoo_metadata = dict(metadata)
-        super().__init__(native.num_envs, native.single_observation_space, native.single_action_space)
-        self._stats = EpisodeStats(self.num_envs)
-        self._actions: Any = None
-
-    @property
-    def scalarization_weights(self) -> np.ndarray | None:
-        """The weights that turn the vector reward into SB3's scalar reward (``None``: scalar env)."""
-        return None if self.weights is None else self.weights.copy()
+        super().__init__(native, 1, metadata, scalarize, episode_stats)
 
     # ---- reset and step --------------------------------------------------------------------------
 
     def reset(self) -> Any:
-        seeds, options = list(self._seeds), self._options
+        seeds, options = self.world_seeds(), self._options
         if all(_same(o, options[0]) for o in options):
             obs, infos = self.native.reset(seed=seeds, options=dict(options[0]) or None)
         else:
@@ -246,14 +109,11 @@ class NativeSB3VecEnv(VecEnv):
                     one = [seeds[world] if w == world else None for w in range(self.num_envs)]
                     obs, world_infos = self.native.reset(seed=one, options={**opts, "reset_mask": mask})
                     infos = _overwrite(infos, world_infos, world)
-        self.reset_infos = [world_info(infos, i) for i in range(self.num_envs)]
+        self.reset_infos = [info_of(infos, i, _AUTORESET_INFO) for i in range(self.num_envs)]
         self._reset_seeds()
         self._reset_options()
         self._stats.reset()
         return obs
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
 
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, terminated, truncated, infos = self.native.step(self._actions)
@@ -268,11 +128,11 @@ class NativeSB3VecEnv(VecEnv):
         out: list[dict[str, Any]] = []
         for i in range(self.num_envs):
             if dones[i]:
-                info = world_info(final_info, i)
+                info = info_of(final_info, i, _AUTORESET_INFO)
                 info["terminal_observation"] = final_obs[i]
-                self.reset_infos[i] = world_info(infos, i)
+                self.reset_infos[i] = info_of(infos, i, _AUTORESET_INFO)
             else:
-                info = world_info(infos, i)
+                info = info_of(infos, i, _AUTORESET_INFO)
             info["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
             if vector is not None:
                 info["vector_reward"] = vector[i].copy()
@@ -282,44 +142,6 @@ class NativeSB3VecEnv(VecEnv):
                 self._stats.finish(i)
             out.append(info)
         return obs, rewards, dones, out
-
-    # ---- the rest of the VecEnv API ----------------------------------------------------------------
-
-    def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        """World ``i`` is seeded with ``seed + i`` at the next :meth:`reset` (SB3's semantics)."""
-        return super().seed(seed)
-
-    def close(self) -> None:
-        self.native.close()
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        native = self.__dict__.get("native")
-        if native is None:  # SB3's VecEnv.__init__ reads render_mode before we are set up
-            raise AttributeError(attr_name)
-        return [_attribute(native, attr_name, w) for w in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self.native, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
-        return call_per_world(self.native, method_name, list(self._get_indices(indices)), method_args, method_kwargs)
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        wrapped = self.episode_stats and is_monitor(wrapper_class)
-        return [wrapped for _ in self._get_indices(indices)]
-
-    def get_images(self) -> Sequence[np.ndarray | None]:
-        if self.render_mode != "rgb_array":
-            warnings.warn(
-                f"render_mode is {self.render_mode!r}; make the env with env_kwargs={{'render_mode': "
-                "'rgb_array'}} to get images.",
-                stacklevel=2,
-            )
-            return [None] * self.num_envs
-        return list(self.native.render())
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.native!r})"
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -416,12 +238,7 @@ def make_vec_env(
             autoreset_mode=AutoresetMode.SAME_STEP,
             **env_kwargs,
         )
-        weights = check_weights(spec, getattr(native, "reward_space", None), scalarize)
-        metadata["scalarize"] = None if weights is None else weights.tolist()
-        env = NativeSB3VecEnv(native, metadata, weights, episode_stats)
-        if seed is not None:
-            env.seed(seed)
-        return env
+        return NativeSB3VecEnv.over(native, spec, seed, scalarize, metadata, episode_stats)
     probe = registration.make(spec.id, **env_kwargs)
     weights = check_weights(spec, getattr(probe.unwrapped, "reward_space", None), scalarize)
     probe.close()

@@ -39,21 +39,13 @@ scenario from the world's own generator, exactly as the native ``NEXT_STEP`` aut
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo import registration
-from benchmarkzoo.adapters.sb3 import (
-    EpisodeStats,
-    VecEnv,
-    _attribute,
-    call_per_world,
-    check_weights,
-    is_monitor,
-)
+from benchmarkzoo.adapters.sb3_base import NativeVecEnvAdapter, info_of
 
 _SKIPPED_INFO = ("active", "present")
 
@@ -64,23 +56,7 @@ def entry_info(infos: dict[str, Any], world: int, agent: int, num_agents: int) -
     ``(B, N, ...)`` arrays are per agent (their ``[world, agent]`` entry); other ``(B, ...)``
     arrays are per world (episode metrics) and every agent of the world gets their ``[world]``.
     """
-    out: dict[str, Any] = {}
-    for key, value in infos.items():
-        if key.startswith("_") or key in _SKIPPED_INFO:
-            continue
-        if isinstance(value, dict):
-            nested = entry_info(value, world, agent, num_agents)
-            if nested:
-                out[key] = nested
-            continue
-        mask = infos.get(f"_{key}")
-        if mask is not None and not mask[world]:
-            continue
-        item = value[world]
-        if getattr(value, "ndim", 0) >= 2 and value.shape[1] == num_agents:
-            item = item[agent]
-        out[key] = item.item() if isinstance(item, np.generic) else item
-    return out
+    return info_of(infos, world, _SKIPPED_INFO, agent, num_agents)
 
 
 def _flatten(tree: Any, entries: int) -> Any:
@@ -110,7 +86,7 @@ def _zero_where(tree: Any, mask: np.ndarray) -> Any:
     return tree
 
 
-class ParameterSharingVecEnv(VecEnv):
+class ParameterSharingVecEnv(NativeVecEnvAdapter):
     """An SB3 ``VecEnv`` of ``B * N`` entries over a native multi-agent vector env; see the module docstring.
 
     ``seed(s)`` seeds world ``w`` with ``s + w`` at the next reset (every entry of a world shares
@@ -125,64 +101,42 @@ class ParameterSharingVecEnv(VecEnv):
         episode_stats: write Monitor-like ``info["episode"]`` when an agent leaves.
     """
 
+    autoreset_mode = AutoresetMode.DISABLED
+    autoreset_reason = (
+        "parameter sharing needs the native env made with autoreset_mode=DISABLED "
+        "(it resets ended worlds itself, in the same step)."
+    )
+    warn_without_images = False
+
     def __init__(
         self, native: Any, metadata: dict[str, Any], scalarize: np.ndarray | None = None, episode_stats: bool = True
     ):
-        if native.metadata.get("autoreset_mode") != AutoresetMode.DISABLED:
-            raise ValueError(
-                f"{native.env_id}: parameter sharing needs the native env made with autoreset_mode=DISABLED "
-                "(it resets ended worlds itself, in the same step). Use make_vec_env()."
-            )
-        self.native = native
-        self.num_worlds = native.num_envs
+        super().__init__(native, native.num_agents, metadata, scalarize, episode_stats)
         self.num_agents = native.num_agents
-        self.weights = scalarize
-        self.episode_stats = episode_stats
-        self.benchmarkzoo_metadata = dict(metadata)
-        super().__init__(self.num_worlds * self.num_agents, native.single_observation_space, native.single_action_space)
-        self._world_seeds: list[int | None] = [None] * self.num_worlds
         self._padding = np.zeros(self.num_envs, dtype=bool)  # (B * N,) entries whose agent has left
-        self._stats = EpisodeStats(self.num_envs)
-        self._actions: Any = None
-
-    @property
-    def scalarization_weights(self) -> np.ndarray | None:
-        return None if self.weights is None else self.weights.copy()
 
     @property
     def padding(self) -> np.ndarray:
         """``(B * N,)`` bool: entries that are padding now (their agent has left its world's episode)."""
         return self._padding.copy()
 
-    def _worlds(self, indices: Any) -> list[int]:
-        return [e // self.num_agents for e in self._get_indices(indices)]
-
     def _entry_infos(self, infos: dict[str, Any]) -> list[dict[str, Any]]:
         n = self.num_agents
-        return [entry_info(infos, e // n, e % n, n) for e in range(self.num_envs)]
+        return [info_of(infos, e // n, _SKIPPED_INFO, e % n, n) for e in range(self.num_envs)]
 
     # ---- reset and step --------------------------------------------------------------------------
-
-    def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        if seed is None:
-            seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
-        self._world_seeds = [seed + w for w in range(self.num_worlds)]
-        return [self._world_seeds[e // self.num_agents] for e in range(self.num_envs)]
 
     def reset(self) -> Any:
         options = self._options[0]
         if any(o != options for o in self._options):
             raise ValueError("ParameterSharingVecEnv: set_options must give every entry the same options.")
-        obs, infos = self.native.reset(seed=list(self._world_seeds), options=dict(options) or None)
+        obs, infos = self.native.reset(seed=self.world_seeds(), options=dict(options) or None)
         self.reset_infos = self._entry_infos(infos)
-        self._world_seeds = [None] * self.num_worlds
+        self._reset_seeds()
         self._reset_options()
         self._padding[:] = False
         self._stats.reset()
         return _flatten(obs, self.num_envs)
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
 
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         b, n, entries = self.num_worlds, self.num_agents, self.num_envs
@@ -231,33 +185,6 @@ class ParameterSharingVecEnv(VecEnv):
         self._padding = ~self.native.active.reshape(entries).copy()
         return next_obs, rewards, dones, out
 
-    # ---- the rest of the VecEnv API ----------------------------------------------------------------
-
-    def close(self) -> None:
-        self.native.close()
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        native = self.__dict__.get("native")
-        if native is None:  # SB3's VecEnv.__init__ reads render_mode before we are set up
-            raise AttributeError(attr_name)
-        return [_attribute(native, attr_name, w) for w in self._worlds(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self.native, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
-        return call_per_world(self.native, method_name, self._worlds(indices), method_args, method_kwargs)
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        wrapped = self.episode_stats and is_monitor(wrapper_class)
-        return [wrapped for _ in self._get_indices(indices)]
-
-    def get_images(self) -> Sequence[np.ndarray | None]:
-        """One frame per world (not per entry)."""
-        if self.render_mode != "rgb_array":
-            return [None] * self.num_worlds
-        return list(self.native.render())
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.native!r}, entries={self.num_envs})"
 
@@ -273,12 +200,7 @@ def make_parameter_sharing_env(
 ) -> ParameterSharingVecEnv:
     """The parameter-sharing VecEnv of a ``parallel`` / ``moma`` env (used by ``make_vec_env``)."""
     native = registration.make_vec(spec.id, num_worlds, autoreset_mode=AutoresetMode.DISABLED, **env_kwargs)
-    weights = check_weights(spec, getattr(native, "reward_space", None), scalarize)
-    metadata = {**metadata, "scalarize": None if weights is None else weights.tolist()}
-    env = ParameterSharingVecEnv(native, metadata, weights, episode_stats)
-    if seed is not None:
-        env.seed(seed)
-    return env
+    return ParameterSharingVecEnv.over(native, spec, seed, scalarize, metadata, episode_stats)
 
 
 __all__ = ["ParameterSharingVecEnv", "entry_info", "make_parameter_sharing_env"]

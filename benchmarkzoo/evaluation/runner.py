@@ -1,11 +1,14 @@
-"""Run a task: schedule its episodes on the worlds of a vector env and collect raw outcomes.
+"""Run a task of any kind: schedule its episodes on the worlds of a vector env and collect raw outcomes.
 
 Episode ``k`` of task ``t`` is seeded with ``derive_seed(protocol_seed, t, k)`` and plays the
 scenario of the ``k``-th seed of the task's split (cycling if there are more episodes than
 scenarios). Worlds run with autoreset DISABLED; a world that finishes an episode is reset with
 the next episode's seed and scenario (worlds finishing on the same step share one ``reset`` call
 per scenario), so an episode's outcome depends on its seed and scenario alone: not on the world
-it ran in, the number of worlds, the backend, or what ran beside it.
+it ran in, the number of worlds, the backend, or what ran beside it. Multi-agent tasks run on
+their native multi-agent vector form, and a world's episode ends when it has no active agent
+left; what the loop sums and records for each kind is its
+:class:`~benchmarkzoo.evaluation.accounting.Accounting`.
 
 That is also what makes a crashed simulator harmless: when a SUMO or PyBullet process dies
 (:class:`~benchmarkzoo.core.errors.SimulatorError`), the episodes it interrupted are replayed
@@ -30,6 +33,7 @@ from gymnasium.vector.utils import iterate
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import BenchmarkZooError, ScenarioSetError, SimulatorError
 from benchmarkzoo.core.seeding import derive_seed
+from benchmarkzoo.evaluation.accounting import Accounting, accounting_for
 from benchmarkzoo.evaluation.policies import Policy
 from benchmarkzoo.evaluation.suites import Task
 from benchmarkzoo.scenario_sets import Split
@@ -70,7 +74,12 @@ class EpisodePlan:
 
 @dataclasses.dataclass
 class EpisodeOutcome:
-    """Raw outcome of one episode; aggregates are computed from these alone."""
+    """Raw outcome of one episode, of any kind of env; aggregates are computed from these alone.
+
+    Its fields are those of the results file's :class:`~benchmarkzoo.evaluation.results.Episode`
+    (which reads them by name), plus the run's own count of simulator restarts. What
+    ``episode_return`` and ``team_return`` hold per kind: :mod:`benchmarkzoo.evaluation.accounting`.
+    """
 
     index: int
     seed: int
@@ -148,20 +157,6 @@ def _check_batch(env: gym.vector.VectorEnv, actions: Any) -> None:
         raise TaskFailedError(
             f"expected a batch of {env.num_envs} actions in {env.action_space}; got {count} ({_describe(actions)})."
         )
-
-
-def _metrics(info: dict[str, Any], world: int) -> tuple[bool | None, dict[str, float]]:
-    """``is_success`` and the numeric scalar infos of ``world`` at the end of an episode."""
-    success, metrics = None, {}
-    for key, value in info.items():
-        if key.startswith("_") or key.startswith("final_") or not info.get(f"_{key}", np.zeros(1, bool))[world]:
-            continue
-        item = value[world]
-        if key == "is_success":
-            success = bool(item)
-        elif isinstance(item, int | float | np.number | np.bool_):
-            metrics[key] = float(item)
-    return success, metrics
 
 
 #: Scenarios kept per process, keyed by (generator, kwargs, seed): each is generated and hashed once,
@@ -349,10 +344,12 @@ def run_episodes(
     num_envs: int = 8,
     on_episode: Callable[[EpisodeOutcome, int], None] | None = None,
 ) -> list[EpisodeOutcome]:
-    """Play ``plans`` with ``policy``; outcomes come back in plan order.
+    """Play ``plans`` with ``policy``, on any kind of env; outcomes come back in plan order.
 
-    Episodes whose simulator died are replayed (see :func:`replaying`); each outcome's
-    ``simulator_restarts`` says how often.
+    Multi-agent tasks run on their native multi-agent vector form; what is summed and recorded
+    for each kind is its :class:`~benchmarkzoo.evaluation.accounting.Accounting`. Episodes whose
+    simulator died are replayed (see :func:`replaying`); each outcome's ``simulator_restarts``
+    says how often.
 
     Args:
         on_episode: called with each outcome and the number of steps it took, as it finishes.
@@ -361,11 +358,6 @@ def run_episodes(
         TaskFailedError: the policy raised, its action was refused by the env, or the simulator
             died on every try of an episode.
     """
-    spec = registration.spec(task.env)
-    if spec.kind in ("parallel", "moma"):
-        from benchmarkzoo.evaluation.multiagent_runner import run_multiagent_episodes
-
-        return run_multiagent_episodes(task, split, plans, policy, backend, num_envs, on_episode)
     return replaying(
         plans, lambda todo, finished: _play(task, split, todo, policy, backend, num_envs, finished), on_episode
     )
@@ -399,60 +391,94 @@ def _play(
         env = make_task_env(task, split, backend, num_envs)
         policy.setup(env, spec)
         worlds = Scheduler(env, task, split, plans, policy)
-        observations = worlds.start(list(range(num_envs)), first=True)
-        returns: np.ndarray | None = None  # (B,) or (B, k), in the rewards' dtype, allocated at the first step
-        lengths = np.zeros(num_envs, dtype=np.int64)  # (B,)
-        check = backend != "native"
-        while worlds.active:
-            actions = call_policy(policy, observations, env)
-            try:
-                if check:
-                    _check_batch(env, actions)
-                observations, rewards, terminations, truncations, infos = env.step(actions)
-            except SimulatorError:
-                raise
-            except Exception as error:  # an action the env cannot take fails the task, whatever raised
-                raise refused(policy, error) from error
-            # Accumulate every world at once (elementwise, so each world's sum is the same in any batch);
-            # idle worlds' sums are garbage and zeroed when they start an episode.
-            rewards = np.asarray(rewards)
-            if returns is None:
-                returns = np.zeros_like(rewards)
-            returns += rewards
-            lengths += 1
-            ended = np.logical_or(terminations, truncations)
-            if not ended.any():
-                continue
-            finished, idle_ended = [], []
-            for world in np.flatnonzero(ended).tolist():
-                plan = worlds.running[world]
-                if plan is None:
-                    idle_ended.append(world)
-                    continue
-                worlds.finish(world)
-                finished.append(world)
-                success, metrics = _metrics(infos, world)
-                ret = returns[world]
-                outcome = EpisodeOutcome(
-                    index=plan.index,
-                    seed=plan.seed,
-                    scenario_seed=plan.scenario_seed,
-                    scenario_hash=worlds.hashes[world],
-                    episode_return=ret.tolist() if ret.ndim else float(ret),
-                    length=int(lengths[world]),
-                    success=success,
-                    metrics=metrics,
-                )
-                finished_episode(outcome, outcome.length)
-            restart = finished[: len(worlds.queue)]
-            idle = [*finished[len(restart) :], *idle_ended]
-            if restart or (idle and worlds.active):
-                # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
-                observations = worlds.start(restart, idle)
-                returns[restart] = 0
-                lengths[restart] = 0
+        _Loop(env, worlds, policy, accounting_for(spec.kind), check=backend != "native").run(spec.id, finished_episode)
         failed = False
     except SimulatorError as error:
         raise SimulatorCrashError(error, worlds.in_flight() if worlds is not None else []) from error
     finally:
         close_task_env(env, failed)
+
+
+class _Loop:
+    """The episodes of one :class:`Scheduler`, stepped until every world is idle: the one evaluation loop.
+
+    Returns are accumulated for every world at once (elementwise, so each world's sum is the
+    same in any batch); idle worlds' sums are garbage and zeroed when they start an episode.
+
+    Args:
+        check: refuse an action batch without one action per world before the env splits it
+            (Gymnasium's sync / async vector envs; the native ones check their batch themselves).
+    """
+
+    def __init__(self, env: Any, worlds: Scheduler, policy: Policy, accounting: Accounting, check: bool):
+        self.env, self.worlds, self.policy, self.accounting, self.check = env, worlds, policy, accounting, check
+        self.returns: np.ndarray | None = None  # (B, ...) as the kind's rewards, allocated at the first step
+        self.lengths = np.zeros(env.num_envs, dtype=np.int64)  # (B,)
+
+    def run(self, env_id: str, finished_episode: Callable[[EpisodeOutcome, int], None]) -> None:
+        worlds, accounting = self.worlds, self.accounting
+        observations = worlds.start(list(range(self.env.num_envs)), first=True)
+        while worlds.active:
+            observations, rewards, terminations, truncations, infos = self.step(observations)
+            if self.returns is None:
+                self.returns = accounting.returns(env_id, rewards)
+            self.returns += rewards
+            self.lengths += 1
+            ended = accounting.ended(terminations, truncations, infos)
+            if ended.any():
+                observations = self.finish(np.flatnonzero(ended).tolist(), infos, finished_episode, observations)
+
+    def step(self, observations: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """One step of every world with the policy's actions; a refused action fails the task."""
+        actions = call_policy(self.policy, observations, self.env)
+        try:
+            if self.check:
+                _check_batch(self.env, actions)
+            return self.env.step(actions)
+        except SimulatorError:
+            raise
+        except Exception as error:  # an action the env cannot take fails the task, whatever raised
+            raise refused(self.policy, error) from error
+
+    def finish(
+        self,
+        ended: list[int],
+        infos: dict[str, Any],
+        finished_episode: Callable[[EpisodeOutcome, int], None],
+        observations: Any,
+    ) -> Any:
+        """Record the episodes of the ``ended`` worlds and start the next ones; the observations to act on."""
+        worlds = self.worlds
+        finished, idle_ended = [], []
+        for world in ended:
+            plan = worlds.running[world]
+            if plan is None:
+                idle_ended.append(world)
+                continue
+            worlds.finish(world)
+            finished.append(world)
+            outcome = self.outcome(plan, world, infos)
+            finished_episode(outcome, outcome.length)
+        restart = finished[: len(worlds.queue)]
+        idle = [*finished[len(restart) :], *idle_ended]
+        if restart or (idle and worlds.active):
+            # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
+            observations = worlds.start(restart, idle)
+            self.returns[restart] = 0
+            self.lengths[restart] = 0
+        return observations
+
+    def outcome(self, plan: EpisodePlan, world: int, infos: dict[str, Any]) -> EpisodeOutcome:
+        success, metrics = self.accounting.end_of_episode(infos, world)
+        episode_return, team_return = self.accounting.episode_return(self.returns[world])
+        return EpisodeOutcome(
+            index=plan.index,
+            seed=plan.seed,
+            scenario_seed=plan.scenario_seed,
+            scenario_hash=self.worlds.hashes[world],
+            episode_return=episode_return,
+            team_return=team_return,
+            length=int(self.lengths[world]),
+            success=success,
+            metrics=metrics,
+        )
