@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
+from benchmarkzoo.core.config import EnvConfig, field_of
 from benchmarkzoo.envs.control.quadrotor import front, sim
-from benchmarkzoo.envs.control.quadrotor.env import QuadrotorEnv
+from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, QuadrotorEnv, vehicle_params
+from benchmarkzoo.envs.control.quadrotor.generator import QuadrotorGenerator
 from benchmarkzoo.generators.base import Generator
 
-MO_ID = "benchmarkzoo/MO-Quadrotor-v0"
 OBJECTIVES = ("progress", "energy")
+
+
+class MOQuadrotorConfig(EnvConfig):
+    """The arguments of MO-Quadrotor-v0 (both forms): Quadrotor-Goal-v0's without the scalar reward's weights."""
+
+    generator: str | Generator = "quadrotor/goal"
+    generator_kwargs: dict[str, Any] | None = None
+    frame: str = field_of(QuadrotorConfig, "frame")
+    crash_penalty: float = field_of(QuadrotorConfig, "crash_penalty")
+
+    generator_type: ClassVar[type] = QuadrotorConfig.generator_type
+    generator_needs: ClassVar[str] = QuadrotorConfig.generator_needs
+    time_limit: ClassVar[int] = 200
+    check_scenario = QuadrotorConfig.check_scenario
+
+    def sim_params(self, generator: QuadrotorGenerator, env_id: str) -> sim.Params:
+        # The scalar reward's weights are unused here: zero, so nothing pretends otherwise.
+        return vehicle_params(generator, self.frame, (0.0, 0.0, 0.0, 0.0), self.crash_penalty)
 
 
 def build_reward_space(params: sim.Params) -> spaces.Box:
@@ -151,18 +170,10 @@ class MOQuadrotorEnv(QuadrotorEnv):
     2
     """
 
-    fixed_env_id = MO_ID
+    config_type = MOQuadrotorConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "quadrotor/goal",
-        generator_kwargs: dict[str, Any] | None = None,
-        frame: str = "x",
-        crash_penalty: float = 10.0,
-        render_mode: str | None = None,
-    ):
-        # The scalar reward's weights are unused here: zero, so nothing pretends otherwise.
-        super().__init__(generator, generator_kwargs, frame, 0.0, 0.0, 0.0, 0.0, crash_penalty, render_mode)
+    def _setup(self) -> None:
+        super()._setup()
         self.reward_space = build_reward_space(self.params)
         self.reward_dim = len(OBJECTIVES)
         self.reward_range = (float(self.reward_space.low.min()), float(self.reward_space.high.max()))
