@@ -8,19 +8,38 @@ arrivals, observations and episode ends are MAPF-v0's, only the reward differs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
+from benchmarkzoo.core.config import EnvConfig, field_of
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.env import MapfEnv
+from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv, mapf_params
 from benchmarkzoo.envs.multiagent.mapf.vector_env import MapfVectorEnv
 from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MO-MAPF-v0"
 OBJECTIVES = sim.OBJECTIVES
+
+
+class MOMapfConfig(EnvConfig):
+    """The arguments of MO-MAPF-v0 (both forms): MAPF-v0's without the scalar rewards."""
+
+    generator: str | Generator = "mapf/obstacles"
+    generator_kwargs: dict[str, Any] | None = None
+    view_radius: int = field_of(MapfConfig, "view_radius")
+
+    generator_type: ClassVar[type] = MapfConfig.generator_type
+    generator_needs: ClassVar[str] = MapfConfig.generator_needs
+    time_limit: ClassVar[int] = MapfConfig.time_limit
+    lifelong: ClassVar[bool] = False
+    possible_agents = MapfConfig.possible_agents
+    check_scenario = MapfConfig.check_scenario
+
+    def sim_params(self, generator: Any, env_id: str) -> sim.Params:
+        # the scalar rewards are unused (the objectives replace them); MAPF-v0's, so the params are that env's
+        scalar = MapfConfig()
+        return mapf_params(generator, self.view_radius, scalar.step_reward, scalar.goal_reward, lifelong=False)
 
 
 def mo_reward_space() -> spaces.Box:
@@ -98,17 +117,10 @@ class MOMapfEnv(MapfEnv):
     """
 
     metadata = {**MapfEnv.metadata, "name": "mo_mapf_v0"}
-    env_id = ENV_ID
+    config_type = MOMapfConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "mapf/obstacles",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        max_cycles: int = 128,
-        render_mode: str | None = None,
-    ):
-        super().__init__(generator, generator_kwargs, view_radius, max_cycles=max_cycles, render_mode=render_mode)
+    def _setup(self) -> None:
+        super()._setup()
         self._reward_space = mo_reward_space()
 
     def reward_space(self, agent: str) -> spaces.Box:
@@ -134,27 +146,10 @@ class MOMapfVectorEnv(MapfVectorEnv):
     equals :class:`MOMapfEnv` reset with ``seed + i``, bit for bit.
     """
 
-    env_id = ENV_ID
+    config_type = MOMapfConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "mapf/obstacles",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        max_cycles: int = 128,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            view_radius,
-            max_cycles=max_cycles,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-        )
+    def _setup(self) -> None:
+        super()._setup()
         self.single_reward_space: spaces.Box = mo_reward_space()
 
     def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
