@@ -103,13 +103,12 @@ def arg(default: Any, check: Check | None = None, *, doc: str = "") -> Any:
     return dataclasses.field(default=default, metadata={"check": check, "doc": doc})
 
 
-def field_of(config: type[EnvConfig], name: str) -> Any:
-    """Another config's field ``name`` (its default and check): a variant that keeps some of an env's arguments."""
-    f = config.__dataclass_fields__[name]
-    return dataclasses.field(default=f.default, metadata=f.metadata)
+def default_of(config: type[EnvConfig], name: str) -> Any:
+    """The default of another config's field ``name``: a variant that fixes an argument (as a ``ClassVar``) to it."""
+    return config.__dataclass_fields__[name].default
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(arg, field_of, dataclasses.field))
+@dataclass_transform(frozen_default=True, field_specifiers=(arg, dataclasses.field))
 @dataclasses.dataclass(frozen=True)
 class EnvConfig:
     """Base of every env's arguments. Subclasses are frozen dataclasses (made so at class creation).
@@ -119,6 +118,7 @@ class EnvConfig:
         generator_needs: completes ``"<env id> needs ..."`` when another generator is passed.
         time_limit: the default ``max_episode_steps`` of the native vector form (``max_cycles`` of a
             parallel env) when the env is constructed directly; the registry's spec passes its own.
+        agent_prefix: a parallel env's agents are ``<agent_prefix>_<i>`` (see :meth:`possible_agents`).
 
     Methods a subclass overrides: :meth:`sim_params` (the simulator's parameters from the checked
     config and the generator) and :meth:`check_scenario` (``options["scenario"]`` validated).
@@ -130,6 +130,7 @@ class EnvConfig:
     generator_type: ClassVar[type | tuple[type, ...]] = Generator
     generator_needs: ClassVar[str] = "a generator"
     time_limit: ClassVar[int | None] = None
+    agent_prefix: ClassVar[str] = "agent"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -143,6 +144,11 @@ class EnvConfig:
             inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=f.default, annotation=f.type)
             for f in dataclasses.fields(cls)
         ]
+
+    @classmethod
+    def from_kwargs(cls, kwargs: dict[str, Any]) -> EnvConfig:
+        """The config of an env's constructor kwargs (its other arguments, such as ``render_mode``, ignored)."""
+        return cls(**{f.name: kwargs[f.name] for f in dataclasses.fields(cls) if f.name in kwargs})
 
     def checked(self, env_id: str) -> EnvConfig:
         """This config with every field checked and converted; raise ``ValueError`` naming ``env_id`` otherwise."""
@@ -170,8 +176,11 @@ class EnvConfig:
         return None
 
     def possible_agents(self, params: Any) -> list[str]:
-        """The agents of a parallel env of ``params``, in the order of the simulator's agent axis."""
-        raise NotImplementedError
+        """The agents of a parallel env of ``params``, in the order of the simulator's agent axis.
+
+        By default ``<agent_prefix>_0`` .. ``<agent_prefix>_{N-1}`` for ``N = params.num_agents``.
+        """
+        return [f"{self.agent_prefix}_{i}" for i in range(params.num_agents)]
 
     def check_scenario(self, scenario: Any, generator: Any, params: Any, env_id: str) -> Any:
         """``options["scenario"]`` if it fits an env of ``generator`` and ``params``, else :class:`ScenarioError`."""

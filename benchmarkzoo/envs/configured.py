@@ -25,6 +25,8 @@ class ConfiguredView(SpecNamed):
     Attributes:
         config_type: the env's :class:`EnvConfig` subclass, or ``None`` for a view built by hand.
         config: the checked config of this instance (set before :meth:`_setup`).
+        base_arguments: the constructor's other arguments, bound (``num_envs``, the time limit, modes,
+            and any a view adds to its trailing parameters, such as Panda's ``num_workers``).
     """
 
     config_type: ClassVar[type[EnvConfig] | None] = None
@@ -56,6 +58,7 @@ class ConfiguredView(SpecNamed):
         cls = type(self)
         bound = bind_arguments(cls.__name__, cls.__signature__, args, kwargs)
         fields = {p.name: bound.pop(p.name) for p in cls.config_type.parameters()}
+        self.base_arguments = bound
         config = cls.config_type(**fields)
         generator = config.make_generator(registered_id(cls))
         self.env_id = registered_id(cls, config, generator)

@@ -119,11 +119,7 @@ class NativeVectorEnv(VectorCore, VectorEnv):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
-        mask, worlds, options = self._begin_reset(seed, options)
-        info = self._load_worlds(worlds, options)
-        self._elapsed[worlds] = 0
-        self._ended[worlds] = False
-        self._has_reset = True
+        mask, _, info = self._reset_worlds(seed, options)
         return self._observe(), merge_info({}, info, mask)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:

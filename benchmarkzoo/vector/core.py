@@ -144,8 +144,12 @@ class VectorCore(ConfiguredView):
         for i in worlds:
             scenario = fixed if fixed is not None else self._draw_world(i)
             self.scenarios[i] = scenario
-            self.sim.load(state, i, scenario, self.params)
+            self._load_world(state, i, scenario)
         return self._reset_info()
+
+    def _load_world(self, state: Any, world: int, scenario: Any) -> None:
+        """Load ``scenario`` into world ``world`` of ``state``: ``sim.load(state, world, scenario, params)``."""
+        self.sim.load(state, world, scenario, self.params)
 
     def _reset_info(self) -> dict[str, np.ndarray]:
         """The info of the worlds just loaded by the default :meth:`_load_worlds`."""
@@ -163,8 +167,12 @@ class VectorCore(ConfiguredView):
             rng = self._rngs[world] = np_random(None)
         return rng
 
-    def _begin_reset(self, seed: Any, options: Any) -> tuple[np.ndarray, np.ndarray, dict[str, Any] | None]:
-        """Check ``seed`` and ``options``, reseed the selected worlds; return their mask, indices and other options."""
+    def _reset_worlds(self, seed: Any, options: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """The shared part of ``reset``: check ``seed`` and ``options``, reseed and reload the selected worlds.
+
+        Returns:
+            the ``(num_envs,)`` mask of the worlds reset, their indices and their reset info.
+        """
         if self.closed:
             refuse_closed(self.env_id, "reset")
         seeds = world_seeds(seed, self.num_envs, self.env_id)
@@ -174,7 +182,11 @@ class VectorCore(ConfiguredView):
         for i in worlds:
             if seeds[i] is not None:
                 self._rngs[i] = np_random(seeds[i])
-        return mask, worlds, options or None
+        info = self._load_worlds(worlds, options or None)
+        self._elapsed[worlds] = 0
+        self._ended[worlds] = False
+        self._has_reset = True
+        return mask, worlds, info
 
     def _refuse_step(self) -> None:
         """Raise for a step that cannot run: before reset, after close, or into an ended world under ``DISABLED``."""

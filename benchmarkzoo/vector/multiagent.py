@@ -164,12 +164,8 @@ class NativeMultiAgentVectorEnv(VectorCore):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
-        mask, worlds, options = self._begin_reset(seed, options)
-        info = self._load_worlds(worlds, options)
-        self._elapsed[worlds] = 0
-        self._ended[worlds] = False
+        mask, worlds, info = self._reset_worlds(seed, options)
         self._active[worlds] = True
-        self._has_reset = True
         present = self._active.copy()
         infos = merge_info({}, info, mask)
         return self._observe(present), self._masks(infos, present)

@@ -113,6 +113,32 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
         self._rng: np.random.Generator | None = None
         self._renderer: Any = None
 
+    # ---- reset of a configured view ------------------------------------------------------------
+
+    #: The simulator module of the default :meth:`_load` (``load(state, world, scenario, params)``).
+    sim: Any = None
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Reseed, choose the scenario, load it and return every agent's first observation and info."""
+        self._load(self._next_scenario(seed, options, self._check_scenario))
+        self.agents = list(self.possible_agents)
+        self.num_steps = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(self.agents), self._reset_infos()
+
+    def _load(self, scenario: Any) -> None:
+        """Load ``scenario`` into the simulator's world 0: ``sim.load(sim_state, 0, scenario, params)``."""
+        self.sim.load(self.sim_state, 0, scenario, self.params)
+
+    def _observations(self, agents: list[str]) -> dict[str, Any]:
+        """The observations of ``agents``, fresh arrays."""
+        raise NotImplementedError
+
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        """Every agent's info of the first step (empty by default)."""
+        return {agent: {} for agent in self.agents}
+
     def _refuse_step(self) -> None:
         if self._closed:
             self._refuse_closed("step")

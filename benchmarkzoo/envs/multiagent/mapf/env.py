@@ -53,9 +53,6 @@ class MapfConfig(EnvConfig):
     def sim_params(self, generator: MapfGenerator, env_id: str) -> sim.Params:
         return mapf_params(generator, self.view_radius, self.step_reward, self.goal_reward, self.lifelong)
 
-    def possible_agents(self, params: sim.Params) -> list[str]:
-        return agent_names(params.num_agents)
-
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MapfScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` is a MAPF instance of this env's size and agent count."""
         wanted = LifelongMapfScenario if params.lifelong else MapfScenario
@@ -70,10 +67,6 @@ class MapfConfig(EnvConfig):
                 f"matching {wanted.__name__}."
             )
         return scenario
-
-
-def agent_names(num_agents: int) -> list[str]:
-    return [f"agent_{i}" for i in range(num_agents)]
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -204,6 +197,7 @@ class MapfEnv(ParallelEnvView):
 
     metadata = {"name": "mapf_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8, "is_parallelizable": True}
     config_type = MapfConfig
+    sim = sim
     #: Keys of the episode metrics added to the infos of the step an episode ends.
     metric_keys = METRIC_KEYS
 
@@ -213,14 +207,8 @@ class MapfEnv(ParallelEnvView):
         self.sim_state = sim.init_state(self.params, 1)
         self._actions = np.zeros((1, self.params.num_agents), dtype=np.int64)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, self._check_scenario)
-        sim.load(self.sim_state, 0, self.scenario, self.params)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        if self.render_mode == "human":
-            self.render()
-        return self._observations(self.agents), {agent: {"is_success": False} for agent in self.agents}
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: {"is_success": False} for agent in self.agents}
 
     def step(self, actions: dict[str, Any]):
         self._check_agents(actions)

@@ -8,38 +8,27 @@ arrivals, observations and episode ends are MAPF-v0's, only the reward differs.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.config import EnvConfig, field_of
+from benchmarkzoo.core.config import default_of
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv, mapf_params
+from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv
 from benchmarkzoo.envs.multiagent.mapf.vector_env import MapfVectorEnv
-from benchmarkzoo.generators.base import Generator
 
 OBJECTIVES = sim.OBJECTIVES
 
 
-class MOMapfConfig(EnvConfig):
-    """The arguments of MO-MAPF-v0 (both forms): MAPF-v0's without the scalar rewards."""
+class MOMapfConfig(MapfConfig):
+    """The arguments of MO-MAPF-v0 (both forms): MAPF-v0's without the scalar rewards.
 
-    generator: str | Generator = "mapf/obstacles"
-    generator_kwargs: dict[str, Any] | None = None
-    view_radius: int = field_of(MapfConfig, "view_radius")
+    The objectives replace the scalar rewards, which keep MAPF-v0's values in ``sim.Params``.
+    """
 
-    generator_type: ClassVar[type] = MapfConfig.generator_type
-    generator_needs: ClassVar[str] = MapfConfig.generator_needs
-    time_limit: ClassVar[int] = MapfConfig.time_limit
-    lifelong: ClassVar[bool] = False
-    possible_agents = MapfConfig.possible_agents
-    check_scenario = MapfConfig.check_scenario
-
-    def sim_params(self, generator: Any, env_id: str) -> sim.Params:
-        # the scalar rewards are unused (the objectives replace them); MAPF-v0's, so the params are that env's
-        scalar = MapfConfig()
-        return mapf_params(generator, self.view_radius, scalar.step_reward, scalar.goal_reward, lifelong=False)
+    step_reward: ClassVar[float] = default_of(MapfConfig, "step_reward")
+    goal_reward: ClassVar[float] = default_of(MapfConfig, "goal_reward")
 
 
 def mo_reward_space() -> spaces.Box:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.config import Check, EnvConfig, arg, checked_value, integer, number, one_of
+from benchmarkzoo.core.config import Check, EnvConfig, arg, checked_value, default_of, integer, number, one_of
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.navigation import sim
@@ -25,8 +25,8 @@ SAFETY_FILTER = Check(
 )
 
 
-class RobotConfig(EnvConfig):
-    """The arguments of Navigation-v0 and MO-Navigation-v0 alike: the robots, their sensing and dynamics."""
+class NavigationConfig(EnvConfig):
+    """The arguments of Navigation-v0 (both forms): the robots, their sensing and dynamics, the reward's weights."""
 
     generator: str | Generator = "navigation/uniform"
     generator_kwargs: dict[str, Any] | None = None
@@ -40,22 +40,20 @@ class RobotConfig(EnvConfig):
     num_obstacles_seen: int = arg(4, integer(0, 64))
     safety_filter: bool | None = arg(None, SAFETY_FILTER)
     safety_gamma: float = arg(0.5, number(0.0, 1.0, open_low=True))
+    progress_reward: float = arg(1.0, number(-1e6, 1e6))
+    goal_reward: float = arg(1.0, number(-1e6, 1e6))
+    collision_penalty: float = arg(0.5, number(-1e6, 1e6))
 
     generator_type: ClassVar[type] = UniformGenerator
     generator_needs: ClassVar[str] = "a navigation generator"
     time_limit: ClassVar[int] = 100
-
-    def rewards(self) -> tuple[float, float, float]:
-        """The scalar reward's ``(progress_reward, goal_reward, collision_penalty)``."""
-        f = NavigationConfig.__dataclass_fields__
-        return f["progress_reward"].default, f["goal_reward"].default, f["collision_penalty"].default
+    agent_prefix: ClassVar[str] = "robot"
 
     def sim_params(self, generator: UniformGenerator, env_id: str) -> sim.Params:
         goal_radius = checked_value(
             env_id, "goal_radius", self.goal_radius, number(0.0, generator.arena_size, open_low=True)
         )
         safety = self.dynamics == "unicycle" if self.safety_filter is None else bool(self.safety_filter)
-        progress_reward, goal_reward, collision_penalty = self.rewards()
         return sim.Params(
             num_agents=generator.num_agents,
             num_obstacles=generator.num_obstacles,
@@ -71,13 +69,10 @@ class RobotConfig(EnvConfig):
             num_obstacles_seen=self.num_obstacles_seen,
             safety_filter=safety,
             safety_gamma=self.safety_gamma,
-            progress_reward=progress_reward,
-            goal_reward=goal_reward,
-            collision_penalty=collision_penalty,
+            progress_reward=self.progress_reward,
+            goal_reward=self.goal_reward,
+            collision_penalty=self.collision_penalty,
         )
-
-    def possible_agents(self, params: sim.Params) -> list[str]:
-        return agent_names(params.num_agents)
 
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> NavigationScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` fits this env (agents, obstacles, arena, radius)."""
@@ -97,19 +92,15 @@ class RobotConfig(EnvConfig):
         return scenario
 
 
-class NavigationConfig(RobotConfig):
-    """The arguments of Navigation-v0 (both forms): the robots', then the scalar reward's weights."""
+class MONavigationConfig(NavigationConfig):
+    """The arguments of MO-Navigation-v0 (both forms): Navigation-v0's without the reward's weights.
 
-    progress_reward: float = arg(1.0, number(-1e6, 1e6))
-    goal_reward: float = arg(1.0, number(-1e6, 1e6))
-    collision_penalty: float = arg(0.5, number(-1e6, 1e6))
+    The objectives are not weighted; the weights keep Navigation-v0's values in ``sim.Params``.
+    """
 
-    def rewards(self) -> tuple[float, float, float]:
-        return self.progress_reward, self.goal_reward, self.collision_penalty
-
-
-def agent_names(num_agents: int) -> list[str]:
-    return [f"robot_{i}" for i in range(num_agents)]
+    progress_reward: ClassVar[float] = default_of(NavigationConfig, "progress_reward")
+    goal_reward: ClassVar[float] = default_of(NavigationConfig, "goal_reward")
+    collision_penalty: ClassVar[float] = default_of(NavigationConfig, "collision_penalty")
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
@@ -269,15 +260,11 @@ class NavigationEnv(ParallelEnvView):
         self.sim_state = sim.init_state(self.params, 1)
         self._actions = np.zeros((1, self.params.num_agents, 2), dtype=np.float32)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, self._check_scenario)
-        sim.load(self.sim_state, 0, self.scenario)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        if self.render_mode == "human":
-            self.render()
-        infos = {agent: {"is_success": False, "collision": False} for agent in self.agents}
-        return self._observations(self.agents), infos
+    def _load(self, scenario: NavigationScenario) -> None:
+        sim.load(self.sim_state, 0, scenario)
+
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: {"is_success": False, "collision": False} for agent in self.agents}
 
     def step(self, actions: dict[str, Any]):
         self._check_agents(actions)
@@ -405,7 +392,7 @@ class MONavigationEnv(NavigationEnv):
     """
 
     metadata = {**NavigationEnv.metadata, "name": "mo_navigation_v0"}
-    config_type = RobotConfig
+    config_type = MONavigationConfig
 
     def _setup(self) -> None:
         super()._setup()

@@ -10,7 +10,12 @@ from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import InvalidActionError
 from benchmarkzoo.envs.multiagent.navigation import sim
-from benchmarkzoo.envs.multiagent.navigation.env import NavigationConfig, RobotConfig, build_spaces, mo_reward_space
+from benchmarkzoo.envs.multiagent.navigation.env import (
+    MONavigationConfig,
+    NavigationConfig,
+    build_spaces,
+    mo_reward_space,
+)
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -119,7 +124,7 @@ class MONavigationVectorEnv(NavigationVectorEnv):
     :class:`~benchmarkzoo.envs.multiagent.navigation.env.MONavigationEnv`).
     """
 
-    config_type = RobotConfig
+    config_type = MONavigationConfig
 
     def _setup(self) -> None:
         super()._setup()
