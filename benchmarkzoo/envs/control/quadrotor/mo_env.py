@@ -2,36 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.config import EnvConfig, field_of
 from benchmarkzoo.envs.control.quadrotor import front, sim
-from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, QuadrotorEnv, vehicle_params
-from benchmarkzoo.envs.control.quadrotor.generator import QuadrotorGenerator
+from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, QuadrotorEnv
 from benchmarkzoo.generators.base import Generator
 
 OBJECTIVES = ("progress", "energy")
 
 
-class MOQuadrotorConfig(EnvConfig):
+class MOQuadrotorConfig(QuadrotorConfig):
     """The arguments of MO-Quadrotor-v0 (both forms): Quadrotor-Goal-v0's without the scalar reward's weights."""
 
     generator: str | Generator = "quadrotor/goal"
-    generator_kwargs: dict[str, Any] | None = None
-    frame: str = field_of(QuadrotorConfig, "frame")
-    crash_penalty: float = field_of(QuadrotorConfig, "crash_penalty")
+    # The scalar reward's weights are unused here: zero, so nothing pretends otherwise (and no argument sets them).
+    pos_weight: ClassVar[float] = 0.0
+    tilt_weight: ClassVar[float] = 0.0
+    spin_weight: ClassVar[float] = 0.0
+    effort_weight: ClassVar[float] = 0.0
 
-    generator_type: ClassVar[type] = QuadrotorConfig.generator_type
-    generator_needs: ClassVar[str] = QuadrotorConfig.generator_needs
     time_limit: ClassVar[int] = 200
-    check_scenario = QuadrotorConfig.check_scenario
-
-    def sim_params(self, generator: QuadrotorGenerator, env_id: str) -> sim.Params:
-        # The scalar reward's weights are unused here: zero, so nothing pretends otherwise.
-        return vehicle_params(generator, self.frame, (0.0, 0.0, 0.0, 0.0), self.crash_penalty)
 
 
 def build_reward_space(params: sim.Params) -> spaces.Box:
