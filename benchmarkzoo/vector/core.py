@@ -137,15 +137,19 @@ class VectorCore(ConfiguredView):
         Returns:
             the reset info as a dict of ``(num_envs, ...)`` arrays; only entries at ``worlds`` are read.
         """
+        state = getattr(self, self.state_attribute)
+        for i, scenario in zip(worlds, self._next_scenarios(worlds, options), strict=True):
+            self._load_world(state, i, scenario)
+        return self._reset_info()
+
+    def _next_scenarios(self, worlds: np.ndarray, options: dict[str, Any] | None) -> list[Any]:
+        """Set and return the scenarios of ``worlds``: ``options["scenario"]`` (checked), else :meth:`_draw_world`'s."""
         fixed = (options or {}).get("scenario")
         if fixed is not None:
             self._check_scenario(fixed)
-        state = getattr(self, self.state_attribute)
         for i in worlds:
-            scenario = fixed if fixed is not None else self._draw_world(i)
-            self.scenarios[i] = scenario
-            self._load_world(state, i, scenario)
-        return self._reset_info()
+            self.scenarios[i] = fixed if fixed is not None else self._draw_world(i)
+        return [self.scenarios[i] for i in worlds]
 
     def _load_world(self, state: Any, world: int, scenario: Any) -> None:
         """Load ``scenario`` into world ``world`` of ``state``: ``sim.load(state, world, scenario, params)``."""

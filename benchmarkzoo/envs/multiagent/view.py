@@ -190,6 +190,33 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
         self.agents = [agent for agent in acting if not terminations[agent]]
         return dict.fromkeys(acting, False)
 
+    #: Keys of the episode metrics (:meth:`_episode_metrics`) added to every agent's info when an episode ends.
+    metric_keys: ClassVar[tuple[str, ...]] = ()
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        """World 0's episode metrics, ``(1,)`` arrays keyed by :attr:`metric_keys`."""
+        return {}
+
+    def _finish_step(
+        self,
+        acting: list[str],
+        observations: dict[str, Any],
+        rewards: dict[str, Any],
+        terminations: dict[str, bool],
+        infos: dict[str, dict[str, Any]],
+        limit: bool,
+    ) -> tuple[dict, dict, dict, dict, dict]:
+        """The end of every ``step``: truncations (:meth:`_end_step`), episode metrics, human rendering."""
+        truncations = self._end_step(acting, terminations, limit)
+        if not self.agents and self.metric_keys:
+            metrics = self._episode_metrics()
+            summary = {key: metrics[key][0].item() for key in self.metric_keys}
+            for agent in acting:
+                infos[agent].update(summary)
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
     def _make_renderer(self) -> Any:
         raise NotImplementedError
 

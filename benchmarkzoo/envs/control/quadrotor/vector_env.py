@@ -32,12 +32,7 @@ class QuadrotorVectorEnv(NativeVectorEnv):
         self.state = sim.init_state(self.num_envs)
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            self._check_scenario(fixed)
-        for i in worlds:
-            self.scenarios[i] = fixed if fixed is not None else self.generator(self.world_rng(i))
-        sim.load(self.state, worlds, [self.scenarios[i] for i in worlds])
+        sim.load(self.state, worlds, self._next_scenarios(worlds, options))
         return sim.reset_info(self.state, self.params)
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:

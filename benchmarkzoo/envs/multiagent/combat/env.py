@@ -258,6 +258,11 @@ class MicroCombatEnv(ParallelEnvView):
     }
     config_type = CombatConfig
 
+    metric_keys = METRIC_KEYS
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state, self.params)
+
     def _setup(self) -> None:
         self.illegal_actions = self.config.illegal_actions
         self._observation_space, self._action_space, self.state_space = build_spaces(self.params)
@@ -306,15 +311,7 @@ class MicroCombatEnv(ParallelEnvView):
             rewards[agent] = team_reward
             terminations[agent] = over or bool(died[0, i])
             infos[agent] = {"action_mask": self._mask[i]}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state, self.params)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, rewards, terminations, infos, limit)
 
     def _check_agents(self, actions: Any) -> None:
         if isinstance(actions, dict):

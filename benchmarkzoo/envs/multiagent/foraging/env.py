@@ -191,6 +191,11 @@ class ForagingEnv(ParallelEnvView):
     config_type = ForagingConfig
     sim = sim
 
+    metric_keys = METRIC_KEYS
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state, self.params)
+
     def _setup(self) -> None:
         self._observation_space, self._action_space = build_spaces(self.params)
         self.sim_state = sim.init_state(self.params, 1)
@@ -212,15 +217,7 @@ class ForagingEnv(ParallelEnvView):
         out_rewards = self._rewards(acting, rewards, typed)
         terminations = {agent: over for agent in acting}
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in acting}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state, self.params)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, out_rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, out_rewards, terminations, infos, limit)
 
     def _rewards(self, acting: list[str], rewards: np.ndarray, typed: np.ndarray) -> dict[str, Any]:
         return {agent: float(rewards[0, self._index[agent]]) for agent in acting}

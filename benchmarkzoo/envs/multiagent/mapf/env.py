@@ -233,15 +233,7 @@ class MapfEnv(ParallelEnvView):
             terminations = dict.fromkeys(acting, False)
         else:
             terminations = {agent: done_row[i] for agent, i in zip(acting, slots, strict=True)}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = self._episode_metrics()
-            summary = {key: metrics[key][0].item() for key in self.metric_keys}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, out_rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, out_rewards, terminations, infos, limit)
 
     def _advance(self) -> tuple[np.ndarray, np.ndarray]:
         """Step the simulator with ``self._actions``: rewards ``(1, N, ...)`` and arrivals ``(1, N)``."""

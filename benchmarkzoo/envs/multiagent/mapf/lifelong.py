@@ -7,7 +7,6 @@ env :class:`~benchmarkzoo.envs.multiagent.mapf.vector_env.MapfVectorEnv` with ``
 
 from __future__ import annotations
 
-import dataclasses
 from typing import ClassVar
 
 import numpy as np
@@ -21,11 +20,6 @@ from benchmarkzoo.generators.base import Generator
 
 #: Keys added to every agent's info on the step its world's episode ends.
 METRIC_KEYS = ("goals_reached", "throughput")
-DEFAULT_GENERATOR_KWARGS = {
-    "base": "mapf/obstacles",
-    "base_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
-    "goals_per_agent": 128,
-}
 
 
 class LifelongMapfConfig(MapfConfig):
@@ -37,11 +31,6 @@ class LifelongMapfConfig(MapfConfig):
     generator_type: ClassVar[type] = LifelongMapfGenerator
     generator_needs: ClassVar[str] = "a lifelong MAPF generator"
     lifelong: ClassVar[bool] = True
-
-    def make_generator(self, env_id: str) -> LifelongMapfGenerator:
-        if self.generator == "mapf/lifelong" and self.generator_kwargs is None:
-            return dataclasses.replace(self, generator_kwargs=DEFAULT_GENERATOR_KWARGS).make_generator(env_id)
-        return super().make_generator(env_id)
 
 
 def check_goals(env_id: str, generator: LifelongMapfGenerator, max_cycles: int) -> None:

@@ -255,6 +255,11 @@ class NavigationEnv(ParallelEnvView):
     config_type = NavigationConfig
     agent_noun = "robot"
 
+    metric_keys = METRIC_KEYS
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state)
+
     def _setup(self) -> None:
         self._observation_space, self._action_space = build_spaces(self.params)
         self.sim_state = sim.init_state(self.params, 1)
@@ -293,15 +298,7 @@ class NavigationEnv(ParallelEnvView):
             done = bool(arrived[0, i])
             terminations[agent] = done
             infos[agent] = {"is_success": done, "collision": bool(collided[0, i])}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, out_rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, out_rewards, terminations, infos, limit)
 
     def _rewards(self, acting: list[str], result: sim.StepResult) -> dict[str, Any]:
         return {agent: float(result.rewards[0, self._index[agent]]) for agent in acting}

@@ -75,13 +75,7 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
         self.sim_state = sim.init_state(self.params, self.num_envs)
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            self._check_scenario(fixed)
-        drawn = [fixed if fixed is not None else self.generator(self.world_rng(i)) for i in worlds]
-        for i, scenario in zip(worlds, drawn, strict=True):
-            self.scenarios[i] = scenario
-        sim.load_worlds(self.sim_state, worlds, drawn)
+        sim.load_worlds(self.sim_state, worlds, self._next_scenarios(worlds, options))
         never = np.zeros((self.num_envs, self.num_agents), dtype=bool)
         return {"is_success": never, "collision": never.copy()}
 

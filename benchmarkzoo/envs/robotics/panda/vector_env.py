@@ -69,11 +69,8 @@ class PandaVectorEnv(NativeVectorEnv):
         self._success = np.zeros(self.num_envs, dtype=bool)
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            self._check_scenario(fixed)
+        self._next_scenarios(worlds, options)
         for i in worlds:
-            self.scenarios[i] = fixed if fixed is not None else self.generator(self.world_rng(i))
             if self.pool is None:
                 self.worlds[i].load(self.scenarios[i])
                 self._obs[i] = observe(self.worlds[i])
