@@ -365,7 +365,7 @@ def make_vec(env_id: str, num_envs: int = 1, vectorization_mode: str | None = No
     merged = {**found.kwargs, **kwargs}
     if found.max_episode_steps is not None:
         merged.setdefault("max_cycles", found.max_episode_steps)
-    return load(found.vector_entry_point)(num_envs=num_envs, **merged)
+    return _made_under(found, load(found.vector_entry_point)(num_envs=num_envs, **merged))
 
 
 def make_parallel(env_id: str, **kwargs: Any) -> Any:
@@ -375,7 +375,13 @@ def make_parallel(env_id: str, **kwargs: Any) -> Any:
     merged = {**found.kwargs, **kwargs}
     if found.max_episode_steps is not None:
         merged.setdefault("max_cycles", found.max_episode_steps)
-    return found.load_entry_point()(**merged)
+    return _made_under(found, found.load_entry_point()(**merged))
+
+
+def _made_under(found: EnvSpec, env: Any) -> Any:
+    """Hand ``env`` its spec, as ``gym.make`` does: its messages then name the id it was made under."""
+    env.spec = found
+    return env
 
 
 def make_aec(env_id: str, **kwargs: Any) -> Any:

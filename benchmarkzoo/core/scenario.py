@@ -52,16 +52,46 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
+_DECLARE = "@dataclasses.dataclass(frozen=True, eq=False)"
+
+
+class _ScenarioType(type):
+    """Checks, as ``@dataclass`` processes a Scenario subclass, that it keeps the base's equality and is frozen.
+
+    A ``@dataclass`` without ``eq=False`` writes an ``__eq__`` comparing fields (numpy arrays
+    make ``==`` raise) and clears ``__hash__``; one without ``frozen=True`` lets a scenario change
+    under its cached content hash. Both are refused while the class statement runs, with the
+    decorator to write instead. ``__match_args__`` is the last attribute ``@dataclass`` sets.
+    """
+
+    def __setattr__(cls, name: str, value: Any) -> None:
+        if name == "__eq__" and "__dataclass_fields__" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} must keep the Scenario's equality by content hash: write {_DECLARE}.")
+        if name == "__match_args__" and "__setattr__" not in cls.__dict__:
+            raise TypeError(
+                f"{cls.__name__} must be a frozen dataclass (its content hash is cached): write {_DECLARE}."
+            )
+        super().__setattr__(name, value)
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
-class Scenario:
+class Scenario(metaclass=_ScenarioType):
     """Base class of every env's scenario type.
 
     Subclasses are frozen dataclasses whose fields are numbers, strings, tuples, dicts or
     numpy arrays, and set ``kind`` (a stable name that goes into the hash). Two scenarios are
-    equal exactly when their content hashes are.
+    equal exactly when their content hashes are. A subclass declared with another ``@dataclass``
+    is refused as the class is created; one without any is refused when first constructed.
     """
 
     kind: ClassVar[str] = "scenario"
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Scenario:
+        if "__dataclass_params__" not in cls.__dict__:
+            raise TypeError(
+                f"{cls.__name__} is not a dataclass, so its fields would not be hashed: write {_DECLARE} above it."
+            )
+        return super().__new__(cls)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical, JSON-compatible form: ``{"kind": ..., "fields": {...}}``."""

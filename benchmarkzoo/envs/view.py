@@ -22,16 +22,23 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
+from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
 from benchmarkzoo.core.options import check_options
 from benchmarkzoo.core.seeding import check_seed
+from benchmarkzoo.envs.configured import ConfiguredView
 
 # Episode phases. One attribute compared on every step: the hot path pays one comparison.
 NEEDS_RESET, RUNNING, ENDED, CLOSED = range(4)
 
 
-class SingleAgentEnvView(gym.Env):
+class SingleAgentEnvView(ConfiguredView, gym.Env):
     """Base of the single-agent (``single`` and ``mo``) views.
+
+    A view that sets ``config_type`` (its env's :class:`~benchmarkzoo.core.config.EnvConfig`) is
+    constructed with the config's fields and ``render_mode``
+    (:mod:`benchmarkzoo.envs.configured`) and builds its spaces and state in :meth:`_setup`.
+    A view without one calls this constructor itself.
 
     Args:
         generator: the env's scenario generator (already resolved from its name).
@@ -39,15 +46,23 @@ class SingleAgentEnvView(gym.Env):
         render_mode: one of ``metadata["render_modes"]`` or ``None``.
         env_id: the id messages name; defaults to the class attribute :attr:`env_id`.
 
-    Subclasses implement :meth:`_check_scenario`, :meth:`_load` and :meth:`_step`, and
-    :meth:`_make_renderer` (or :meth:`_render_frame`) when they render; :meth:`_close_sim` when
-    they hold a simulator process or connection.
+    Subclasses implement :meth:`_load` and :meth:`_step` (and :meth:`_check_scenario` unless the
+    config does), :meth:`_make_renderer` (or :meth:`_render_frame`) when they render, and
+    :meth:`_close_sim` when they hold a simulator process or connection.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
-    env_id: str = "benchmarkzoo"
     #: The keys ``reset(options=...)`` reads; any other key is refused.
     reset_options: ClassVar[tuple[str, ...]] = ("scenario",)
+
+    @classmethod
+    def _trailing_parameters(cls) -> tuple[Any, ...]:
+        return (keyword("render_mode", None, "str | None"),)
+
+    def _configured_init(self, *args: Any, **kwargs: Any) -> None:
+        own = self._configure(args, kwargs)
+        SingleAgentEnvView.__init__(self, self.generator, self.params, own["render_mode"], self.env_id)
+        self._setup()
 
     def __init__(self, generator: Any, params: Any, render_mode: str | None, env_id: str | None = None):
         if env_id is not None:
@@ -67,10 +82,6 @@ class SingleAgentEnvView(gym.Env):
         self._phase = NEEDS_RESET
 
     # ---- hooks --------------------------------------------------------------------------------
-
-    def _check_scenario(self, scenario: Any) -> Any:
-        """``options["scenario"]`` validated for this env (raise :class:`ScenarioError` if it does not fit)."""
-        raise NotImplementedError
 
     def _draw_scenario(self) -> Any:
         """The scenario of a reset without ``options["scenario"]``: the first draw of ``np_random``."""

@@ -9,6 +9,8 @@ just other kwargs. Generators are named in the registry by string, so an env spe
 from __future__ import annotations
 
 import abc
+import dataclasses
+import functools
 import inspect
 from typing import Any, ClassVar
 
@@ -39,9 +41,14 @@ class Generator(abc.ABC):
 
     @property
     def kwargs(self) -> dict[str, Any]:
-        """The constructor arguments, JSON-compatible, read back from same-named attributes."""
-        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
-        return {name: getattr(self, name) for name in names}
+        """The constructor arguments, JSON-compatible, read back from same-named attributes.
+
+        A dataclass generator's arguments are its init fields. Otherwise they are the named
+        parameters of the class's ``__init__`` and, where it forwards ``**kwargs``, those of the
+        parent ``__init__`` it forwards to (and so on up the MRO): a subclass states only the
+        arguments it adds or whose defaults it changes.
+        """
+        return {name: getattr(self, name) for name in init_arguments(type(self))}
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
@@ -64,6 +71,27 @@ class Generator(abc.ABC):
         if not ok or not (low <= float(value) <= high):
             raise GeneratorArgumentError(f"{name} must be a number in [{low}, {high}]; got {value!r}.")
         return float(value)
+
+
+@functools.cache
+def init_arguments(cls: type) -> tuple[str, ...]:
+    """The constructor arguments of generator class ``cls``, see :attr:`Generator.kwargs`."""
+    if dataclasses.is_dataclass(cls):
+        return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    names: list[str] = []
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        forwards = False
+        for name, p in inspect.signature(init).parameters.items():
+            if p.kind is p.VAR_KEYWORD:
+                forwards = True
+            elif name != "self" and p.kind is not p.VAR_POSITIONAL and name not in names:
+                names.append(name)
+        if not forwards:
+            break
+    return tuple(names)
 
 
 def resolve_generator(

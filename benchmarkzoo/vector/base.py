@@ -18,21 +18,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
-from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
-from benchmarkzoo.core.options import check_options
-from benchmarkzoo.core.seeding import np_random, world_seeds
+from benchmarkzoo.vector.core import VECTOR_RESET_OPTIONS, VectorCore, refuse_closed
 
-#: The keys a native vector env's ``reset(options=...)`` reads (both vector bases).
-VECTOR_RESET_OPTIONS = ("scenario", "reset_mask")
-
-
-def refuse_closed(env_id: str, method: str) -> None:
-    """Raise :class:`ClosedEnvError` for ``method`` called on a closed vector env."""
-    raise ClosedEnvError(
-        f"{env_id}: {method}() called after close(); a closed vector env has released its simulators. "
-        "Make a new one (gym.make_vec or benchmarkzoo.make_vec) to keep going."
-    )
+__all__ = ["VECTOR_RESET_OPTIONS", "NativeVectorEnv", "merge_info", "refuse_closed", "world_slice"]
 
 
 def world_slice(tree: Any, index: int) -> Any:
@@ -70,11 +60,14 @@ def merge_info(infos: dict[str, Any], part: dict[str, Any], mask: np.ndarray) ->
     return infos
 
 
-class NativeVectorEnv(VectorEnv):
+class NativeVectorEnv(VectorCore, VectorEnv):
     """Base class of benchmarkzoo's native vector envs (one batched simulator, ``num_envs`` worlds).
 
-    Subclasses set the four spaces and ``env_id`` in ``__init__`` (after calling this one) and
-    implement :meth:`_load_worlds`, :meth:`_step_worlds` and :meth:`_observe`.
+    A subclass with a ``config_type`` (its env's :class:`~benchmarkzoo.core.config.EnvConfig`) is
+    constructed as ``(num_envs, <config fields>, max_episode_steps, autoreset_mode, render_mode)``
+    (:class:`~benchmarkzoo.vector.core.VectorCore`) and sets its four spaces and state in
+    :meth:`_setup`; one without calls this constructor and sets them after it. Both implement
+    :meth:`_step_worlds` and :meth:`_observe`, and :meth:`_load_worlds` unless ``sim.load`` does.
 
     Args:
         num_envs: number of worlds.
@@ -84,9 +77,6 @@ class NativeVectorEnv(VectorEnv):
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = "benchmarkzoo"
-    #: The keys ``reset(options=...)`` reads; any other key is refused.
-    reset_options: tuple[str, ...] = VECTOR_RESET_OPTIONS
 
     def __init__(
         self,
@@ -95,32 +85,20 @@ class NativeVectorEnv(VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        if not isinstance(num_envs, int | np.integer) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
-        valid_limit = isinstance(max_episode_steps, int | np.integer) and max_episode_steps >= 1
-        if max_episode_steps is not None and not valid_limit:
-            raise ValueError(f"max_episode_steps must be a positive integer or None; got {max_episode_steps!r}.")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = self.metadata["render_modes"]
-            raise ValueError(f"render_mode must be one of {modes} or None; got {render_mode!r}.")
-        self.num_envs = int(num_envs)
+        self._init_worlds(num_envs, max_episode_steps, autoreset_mode, render_mode)
         self.max_episode_steps = max_episode_steps
-        self.render_mode = render_mode
-        self.metadata = {**type(self).metadata, "autoreset_mode": AutoresetMode(autoreset_mode)}
-        self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
-        self._elapsed = np.zeros(self.num_envs, dtype=np.int64)  # steps since each world's reset
-        self._ended = np.zeros(self.num_envs, dtype=bool)  # terminated or truncated on the last step
-        self._has_reset = False
+
+    @classmethod
+    def _base_init(cls, env: Any, num_envs: int, limit: int | None, autoreset_mode: Any, render_mode: Any) -> None:
+        NativeVectorEnv.__init__(env, num_envs, limit, autoreset_mode, render_mode)
+
+    def _set_spaces(self, single_observation_space: Any, single_action_space: Any) -> None:
+        """Set the single-world spaces and their batches of ``num_envs``."""
+        self.single_observation_space, self.single_action_space = single_observation_space, single_action_space
+        self.observation_space = batch_space(single_observation_space, self.num_envs)
+        self.action_space = batch_space(single_action_space, self.num_envs)
 
     # ---- hooks --------------------------------------------------------------------------------
-
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        """Draw a scenario for each world in ``worlds`` from :meth:`world_rng` and load it.
-
-        Returns:
-            the reset info as a dict of ``(num_envs, ...)`` arrays; only entries at ``worlds`` are read.
-        """
-        raise NotImplementedError
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Validate ``actions`` and advance every world one step.
@@ -137,54 +115,19 @@ class NativeVectorEnv(VectorEnv):
 
     # ---- the VectorEnv contract -----------------------------------------------------------------
 
-    def world_rng(self, world: int) -> np.random.Generator:
-        """World ``world``'s generator (created from OS entropy on first use if never seeded)."""
-        rng = self._rngs[world]
-        if rng is None:
-            rng = self._rngs[world] = np_random(None)
-        return rng
-
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
-        if self.closed:
-            refuse_closed(self.env_id, "reset")
-        seeds = world_seeds(seed, self.num_envs, self.env_id)
-        options = dict(check_options(self.env_id, options, self.reset_options))
-        mask = options.pop("reset_mask", None)
-        if mask is None:
-            mask = np.ones(self.num_envs, dtype=bool)
-        elif not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (self.num_envs,)):
-            raise ValueError(
-                f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},); got {mask!r}."
-            )
-        elif not mask.any():
-            raise ValueError("options['reset_mask'] selects no world; pass at least one True, or no mask to reset all.")
-        elif not self._has_reset and not mask.all():
-            raise ResetNeededError(f"{self.env_id}: the first reset must reset every world; drop reset_mask.")
-        worlds = np.flatnonzero(mask)
-        for i in worlds:
-            if seeds[i] is not None:
-                self._rngs[i] = np_random(seeds[i])
-        info = self._load_worlds(worlds, options or None)
-        self._elapsed[worlds] = 0
-        self._ended[worlds] = False
-        self._has_reset = True
+        mask, _, info = self._reset_worlds(seed, options)
         return self._observe(), merge_info({}, info, mask)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every world; finished worlds are reset according to ``autoreset_mode``."""
-        if not self._has_reset:  # also after close(), which clears it: the hot path tests one flag
-            if self.closed:
-                refuse_closed(self.env_id, "step")
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
         mode = self.metadata["autoreset_mode"]
-        if mode == AutoresetMode.DISABLED and self._ended.any():
-            raise ResetNeededError(
-                f"{self.env_id}: worlds {np.flatnonzero(self._ended).tolist()} have ended and autoreset is "
-                "DISABLED; call reset(options={'reset_mask': ended}) before stepping them."
-            )
+        # one flag on the hot path (close() clears it too), then the DISABLED guard
+        if not self._has_reset or (mode == AutoresetMode.DISABLED and self._ended.any()):
+            self._refuse_step()
         rewards, terminated, step_info = self._step_worlds(actions)
         self._elapsed += 1
         if self.max_episode_steps is None:

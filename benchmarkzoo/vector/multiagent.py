@@ -45,11 +45,12 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
-from benchmarkzoo.core.errors import ResetNeededError
-from benchmarkzoo.core.options import check_options
-from benchmarkzoo.core.seeding import np_random, world_seeds
-from benchmarkzoo.vector.base import VECTOR_RESET_OPTIONS, merge_info, refuse_closed
+from benchmarkzoo.vector.base import merge_info
+from benchmarkzoo.vector.core import VectorCore, check_reset_mask
+
+__all__ = ["NativeMultiAgentVectorEnv", "any_agent", "check_reset_mask"]
 
 SUPPORTED_AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED)
 #: :func:`any_agent` ORs the agent columns up to this many agents, from :data:`COLUMN_OR_MIN_WORLDS` worlds on.
@@ -73,26 +74,16 @@ def any_agent(flags: np.ndarray) -> np.ndarray:
     return out
 
 
-def check_reset_mask(env_id: str, mask: Any, num_envs: int, has_reset: bool) -> np.ndarray:
-    """``options["reset_mask"]`` validated as in :class:`NativeVectorEnv`: a ``(num_envs,)`` bool array."""
-    if mask is None:
-        return np.ones(num_envs, dtype=bool)
-    if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (num_envs,)):
-        raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({num_envs},); got {mask!r}.")
-    if not mask.any():
-        raise ValueError("options['reset_mask'] selects no world; pass at least one True, or no mask to reset all.")
-    if not has_reset and not mask.all():
-        raise ResetNeededError(f"{env_id}: the first reset must reset every world; drop reset_mask.")
-    return mask
-
-
-class NativeMultiAgentVectorEnv:
+class NativeMultiAgentVectorEnv(VectorCore):
     """Base class of benchmarkzoo's native multi-agent vector envs (``num_envs`` worlds of ``N`` agents).
 
-    Subclasses set the spaces (``single_observation_space`` and ``single_action_space`` per
-    agent; ``observation_space`` and ``action_space`` batched to ``(B, N, ...)``) after calling
-    this ``__init__``, and implement :meth:`_load_worlds`, :meth:`_step_worlds`,
-    :meth:`_observe` and :meth:`_end_info`.
+    A subclass with a ``config_type`` is constructed as ``(num_envs, <config fields>, max_cycles,
+    autoreset_mode, render_mode)`` (:class:`~benchmarkzoo.vector.core.VectorCore`; its agents are
+    the config's :meth:`~benchmarkzoo.core.config.EnvConfig.possible_agents`) and sets its spaces
+    in :meth:`_setup`; one without calls this constructor and sets them after it. Spaces:
+    ``single_observation_space`` and ``single_action_space`` per agent; ``observation_space`` and
+    ``action_space`` batched to ``(B, N, ...)``. Both implement :meth:`_step_worlds`,
+    :meth:`_observe` and :meth:`_end_info`, and :meth:`_load_worlds` unless ``sim.load`` does.
 
     Args:
         num_envs: ``B``, number of worlds.
@@ -102,10 +93,9 @@ class NativeMultiAgentVectorEnv:
         render_mode: as in the ParallelEnv.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = "benchmarkzoo"
-    #: The keys ``reset(options=...)`` reads; any other key is refused.
-    reset_options: tuple[str, ...] = VECTOR_RESET_OPTIONS
+    autoreset_modes = SUPPORTED_AUTORESET_MODES
+    time_limit_name = "max_cycles"
+    state_attribute = "sim_state"
 
     def __init__(
         self,
@@ -115,43 +105,25 @@ class NativeMultiAgentVectorEnv:
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        if not isinstance(num_envs, int | np.integer) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
-        valid_limit = isinstance(max_cycles, int | np.integer) and not isinstance(max_cycles, bool) and max_cycles >= 1
-        if max_cycles is not None and not valid_limit:
-            raise ValueError(f"max_cycles must be a positive integer or None; got {max_cycles!r}.")
-        mode = AutoresetMode(autoreset_mode)
-        if mode not in SUPPORTED_AUTORESET_MODES:
-            raise ValueError(
-                f"{self.env_id}: the multi-agent vector form supports autoreset_mode NEXT_STEP or DISABLED; got "
-                f"{mode.value!r}. Use NEXT_STEP (final observations come with each agent's termination)."
-            )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None; got {render_mode!r}."
-            )
-        self.num_envs = int(num_envs)
+        self.closed = False
+        self._init_worlds(num_envs, max_cycles, autoreset_mode, render_mode)
         self.possible_agents = list(possible_agents)
         self.num_agents = len(self.possible_agents)
         self.max_cycles = None if max_cycles is None else int(max_cycles)
-        self.render_mode = render_mode
-        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
-        self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
-        self._elapsed = np.zeros(self.num_envs, dtype=np.int64)  # steps since each world's reset
-        self._ended = np.zeros(self.num_envs, dtype=bool)  # the world's episode ended on the last step
         self._active = np.zeros((self.num_envs, self.num_agents), dtype=bool)
-        self._has_reset = False
-        self.closed = False
+
+    @classmethod
+    def _base_init(cls, env: Any, num_envs: int, limit: int | None, autoreset_mode: Any, render_mode: Any) -> None:
+        agents = env.config.possible_agents(env.params)
+        NativeMultiAgentVectorEnv.__init__(env, num_envs, agents, limit, autoreset_mode, render_mode)
+
+    def _set_spaces(self, single_observation_space: Any, single_action_space: Any) -> None:
+        """Set one agent's spaces and their ``(B, N, ...)`` batches."""
+        self.single_observation_space, self.single_action_space = single_observation_space, single_action_space
+        self.observation_space = batch_space(batch_space(single_observation_space, self.num_agents), self.num_envs)
+        self.action_space = batch_space(batch_space(single_action_space, self.num_agents), self.num_envs)
 
     # ---- hooks --------------------------------------------------------------------------------
-
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        """Draw a scenario for each world in ``worlds`` from :meth:`world_rng` and load it (all agents alive).
-
-        Returns:
-            the reset info as a dict of ``(B, ...)`` arrays; only entries at ``worlds`` are read.
-        """
-        raise NotImplementedError
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Validate the actions of the ``acting`` ``(B, N)`` agents and advance every world one step.
@@ -188,47 +160,21 @@ class NativeMultiAgentVectorEnv:
         view.setflags(write=False)
         return view
 
-    def world_rng(self, world: int) -> np.random.Generator:
-        """World ``world``'s generator (created from OS entropy on first use if never seeded)."""
-        rng = self._rngs[world]
-        if rng is None:
-            rng = self._rngs[world] = np_random(None)
-        return rng
-
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """Reset every world, or only ``options["reset_mask"]``'s (needed with ``DISABLED`` autoreset)."""
-        if self.closed:
-            refuse_closed(self.env_id, "reset")
-        seeds = world_seeds(seed, self.num_envs, self.env_id)
-        options = dict(check_options(self.env_id, options, self.reset_options))
-        mask = check_reset_mask(self.env_id, options.pop("reset_mask", None), self.num_envs, self._has_reset)
-        worlds = np.flatnonzero(mask)
-        for i in worlds:
-            if seeds[i] is not None:
-                self._rngs[i] = np_random(seeds[i])
-        info = self._load_worlds(worlds, options or None)
-        self._elapsed[worlds] = 0
-        self._ended[worlds] = False
+        mask, worlds, info = self._reset_worlds(seed, options)
         self._active[worlds] = True
-        self._has_reset = True
         present = self._active.copy()
         infos = merge_info({}, info, mask)
         return self._observe(present), self._masks(infos, present)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every world's active agents; ended worlds are reset according to ``autoreset_mode``."""
-        if not self._has_reset:  # also after close(), which clears it: the hot path tests one flag
-            if self.closed:
-                refuse_closed(self.env_id, "step")
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        mode = self.metadata["autoreset_mode"]
-        if mode == AutoresetMode.DISABLED and self._ended.any():
-            raise ResetNeededError(
-                f"{self.env_id}: worlds {np.flatnonzero(self._ended).tolist()} have ended and autoreset is "
-                "DISABLED; call reset(options={'reset_mask': ended}) before stepping them."
-            )
+        # one flag on the hot path (close() clears it too), then the DISABLED guard
+        if not self._has_reset or (self.metadata["autoreset_mode"] == AutoresetMode.DISABLED and self._ended.any()):
+            self._refuse_step()
         acting = self._active.copy()  # (B, N)
         rewards, terminated, step_info = self._step_worlds(actions, acting)
         self._elapsed += 1
@@ -271,18 +217,12 @@ class NativeMultiAgentVectorEnv:
         infos["present"], infos["_present"] = present, everywhere.copy()
         return infos
 
-    def render(self) -> Any:
-        return None
-
     def close(self, **kwargs: Any) -> None:
         """Release resources (renderers, simulator processes); safe to call twice. Every call after it is refused."""
         if not self.closed:
             self.close_extras(**kwargs)
         self.closed = True
         self._has_reset = False
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Subclasses release their own resources here."""
 
     def __enter__(self) -> NativeMultiAgentVectorEnv:
         return self

@@ -20,9 +20,11 @@ import gymnasium as gym
 import numpy as np
 from pettingzoo import ParallelEnv
 
+from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
 from benchmarkzoo.core.options import check_options
 from benchmarkzoo.core.seeding import check_seed, np_random
+from benchmarkzoo.envs.configured import ConfiguredView
 
 
 def _refusing_when_closed(step: Callable[..., Any]) -> Callable[..., Any]:
@@ -38,22 +40,113 @@ def _refusing_when_closed(step: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
-class ParallelEnvView(ParallelEnv):
-    """Base of the multi-agent views. Subclasses set ``env_id``, ``generator``, ``params``,
-    ``render_mode``, ``sim_state``, ``_observation_space``, ``_action_space`` in ``__init__``
-    (after ``self.scenario = self._rng = self._renderer = None``) and implement :meth:`_make_renderer`.
+def _refusing_before_reset(step: Callable[..., Any]) -> Callable[..., Any]:
+    """``step`` preceded by the closed, reset and ended checks (two attribute reads) of a configured view."""
+
+    @functools.wraps(step)
+    def guarded(self: ParallelEnvView, actions: Any) -> Any:
+        if self._closed or not self.agents:
+            self._refuse_step()
+        return step(self, actions)
+
+    guarded.refuses_closed = True
+    return guarded
+
+
+class ParallelEnvView(ConfiguredView, ParallelEnv):
+    """Base of the multi-agent views.
+
+    A view that sets ``config_type`` (its env's :class:`~benchmarkzoo.core.config.EnvConfig`) is
+    constructed with the config's fields, ``max_cycles`` and ``render_mode``
+    (:mod:`benchmarkzoo.envs.configured`): this constructor then checks them, names the agents
+    (the config's ``possible_agents``), and the view builds its spaces and simulator state
+    (``sim_state``, ``_observation_space``, ``_action_space``) in :meth:`_setup`. Its ``step`` is
+    refused before ``reset``, once every agent has finished and after ``close``. A view without a
+    config sets all of these in its own ``__init__`` (``self.scenario = self._rng =
+    self._renderer = None`` first) and refuses a step before reset itself. Both implement
+    :meth:`_make_renderer` when they render.
     """
 
-    env_id = "benchmarkzoo"
     #: The keys ``reset(options=...)`` reads; near misses of them are refused (see the module docstring).
     reset_options: ClassVar[tuple[str, ...]] = ("scenario",)
+    #: What the messages call an agent ("robot" in Navigation).
+    agent_noun: ClassVar[str] = "agent"
     _closed = False
+    agents: list[str] = []
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         step = cls.__dict__.get("step")
         if step is not None and not getattr(step, "refuses_closed", False):
-            cls.step = _refusing_when_closed(step)
+            cls.step = (_refusing_before_reset if cls.config_type is not None else _refusing_when_closed)(step)
+
+    @classmethod
+    def _trailing_parameters(cls) -> tuple[Any, ...]:
+        limit = cls.config_type.time_limit if cls.config_type is not None else None
+        return (keyword("max_cycles", limit, "int"), keyword("render_mode", None, "str | None"))
+
+    def _configured_init(self, *args: Any, **kwargs: Any) -> None:
+        own = self._configure(args, kwargs)
+        agents = self.config.possible_agents(self.params)
+        ParallelEnvView.__init__(self, self.generator, self.params, agents, own["max_cycles"], own["render_mode"])
+        self._setup()
+
+    def __init__(
+        self, generator: Any, params: Any, possible_agents: list[str], max_cycles: int, render_mode: str | None
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
+                f"got {render_mode!r}."
+            )
+        if not isinstance(max_cycles, int | np.integer) or isinstance(max_cycles, bool) or max_cycles < 1:
+            raise ValueError(f"{self.env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
+        self.generator = generator
+        self.params = params
+        self.max_cycles = int(max_cycles)
+        self.render_mode = render_mode
+        self.possible_agents = list(possible_agents)
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.agents = []
+        self.num_steps = 0
+        self.scenario: Any = None
+        self._rng: np.random.Generator | None = None
+        self._renderer: Any = None
+
+    # ---- reset of a configured view ------------------------------------------------------------
+
+    #: The simulator module of the default :meth:`_load` (``load(state, world, scenario, params)``).
+    sim: Any = None
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Reseed, choose the scenario, load it and return every agent's first observation and info."""
+        self._load(self._next_scenario(seed, options, self._check_scenario))
+        self.agents = list(self.possible_agents)
+        self.num_steps = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(self.agents), self._reset_infos()
+
+    def _load(self, scenario: Any) -> None:
+        """Load ``scenario`` into the simulator's world 0: ``sim.load(sim_state, 0, scenario, params)``."""
+        self.sim.load(self.sim_state, 0, scenario, self.params)
+
+    def _observations(self, agents: list[str]) -> dict[str, Any]:
+        """The observations of ``agents``, fresh arrays."""
+        raise NotImplementedError
+
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        """Every agent's info of the first step (empty by default)."""
+        return {agent: {} for agent in self.agents}
+
+    def _refuse_step(self) -> None:
+        if self._closed:
+            self._refuse_closed("step")
+        if self.scenario is None:
+            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
+        raise ResetNeededError(
+            f"{self.env_id}: every {self.agent_noun} has finished; call reset() to start a new episode."
+        )
 
     def observation_space(self, agent: str) -> Any:
         """Every agent's observation space: one object, as PettingZoo requires."""
@@ -96,6 +189,33 @@ class ParallelEnvView(ParallelEnv):
             return dict.fromkeys(acting, True)
         self.agents = [agent for agent in acting if not terminations[agent]]
         return dict.fromkeys(acting, False)
+
+    #: Keys of the episode metrics (:meth:`_episode_metrics`) added to every agent's info when an episode ends.
+    metric_keys: ClassVar[tuple[str, ...]] = ()
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        """World 0's episode metrics, ``(1,)`` arrays keyed by :attr:`metric_keys`."""
+        return {}
+
+    def _finish_step(
+        self,
+        acting: list[str],
+        observations: dict[str, Any],
+        rewards: dict[str, Any],
+        terminations: dict[str, bool],
+        infos: dict[str, dict[str, Any]],
+        limit: bool,
+    ) -> tuple[dict, dict, dict, dict, dict]:
+        """The end of every ``step``: truncations (:meth:`_end_step`), episode metrics, human rendering."""
+        truncations = self._end_step(acting, terminations, limit)
+        if not self.agents and self.metric_keys:
+            metrics = self._episode_metrics()
+            summary = {key: metrics[key][0].item() for key in self.metric_keys}
+            for agent in acting:
+                infos[agent].update(summary)
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
 
     def _make_renderer(self) -> Any:
         raise NotImplementedError

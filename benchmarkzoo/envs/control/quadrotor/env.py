@@ -7,69 +7,65 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 
+from benchmarkzoo.core.config import EnvConfig, arg, number, one_of
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.control.quadrotor import sim
-from benchmarkzoo.envs.control.quadrotor.generator import GoalGenerator, QuadrotorGenerator, QuadrotorScenario
+from benchmarkzoo.envs.control.quadrotor.generator import QuadrotorGenerator, QuadrotorScenario
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
-
-HOVER_ID = "benchmarkzoo/Quadrotor-v0"
-GOAL_ID = "benchmarkzoo/Quadrotor-Goal-v0"
+from benchmarkzoo.generators.base import Generator
 
 
-def env_id_of(generator: QuadrotorGenerator) -> str:
-    """The registered id an env over ``generator`` answers to in messages."""
-    return GOAL_ID if isinstance(generator, GoalGenerator) else HOVER_ID
-
-
-def make_generator(
-    generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str = HOVER_ID
-) -> QuadrotorGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a quadrotor generator."""
-    return resolve_generator(
-        generator,
-        generator_kwargs,
-        QuadrotorGenerator,
-        f"{env_id} needs a quadrotor generator (e.g. 'quadrotor/hover')",
-    )
-
-
-def build_params(
-    generator: QuadrotorGenerator,
-    frame: str,
-    pos_weight: float,
-    tilt_weight: float,
-    spin_weight: float,
-    effort_weight: float,
-    crash_penalty: float,
-    env_id: str | None = None,
+def vehicle_params(
+    generator: QuadrotorGenerator, frame: str, weights: tuple[float, float, float, float], crash_penalty: float
 ) -> sim.Params:
-    """Validate the env arguments shared by the single and vector forms (``env_id`` names the env in errors)."""
-    env_id = env_id or env_id_of(generator)
-    if frame not in sim.FRAMES:
-        raise ValueError(f"{env_id}: frame must be one of {sim.FRAMES}; got {frame!r}.")
-    weights = {
-        "pos_weight": pos_weight,
-        "tilt_weight": tilt_weight,
-        "spin_weight": spin_weight,
-        "effort_weight": effort_weight,
-        "crash_penalty": crash_penalty,
-    }
-    for name, value in weights.items():
-        ok = isinstance(value, int | float) and not isinstance(value, bool) and np.isfinite(value) and value >= 0
-        if not ok:
-            raise ValueError(f"{env_id}: {name} must be a finite non-negative number; got {value!r}.")
+    """The simulator's parameters: the generator's arena, the frame, the reward's weights (pos, tilt, spin, effort)."""
+    pos_weight, tilt_weight, spin_weight, effort_weight = weights
     return sim.Params(
         arena_half_width=generator.arena_half_width,
         arena_height=generator.arena_height,
         frame=frame,
-        pos_weight=float(pos_weight),
-        tilt_weight=float(tilt_weight),
-        spin_weight=float(spin_weight),
-        effort_weight=float(effort_weight),
-        crash_penalty=float(crash_penalty),
+        pos_weight=pos_weight,
+        tilt_weight=tilt_weight,
+        spin_weight=spin_weight,
+        effort_weight=effort_weight,
+        crash_penalty=crash_penalty,
     )
+
+
+class QuadrotorConfig(EnvConfig):
+    """The arguments of Quadrotor-v0 and Quadrotor-Goal-v0 (both forms); see :class:`QuadrotorEnv`."""
+
+    generator: str | Generator = "quadrotor/hover"
+    generator_kwargs: dict[str, Any] | None = None
+    frame: str = arg("x", one_of(sim.FRAMES))
+    pos_weight: float = arg(0.7, number(0.0))
+    tilt_weight: float = arg(0.1, number(0.0))
+    spin_weight: float = arg(0.1, number(0.0))
+    effort_weight: float = arg(0.1, number(0.0))
+    crash_penalty: float = arg(10.0, number(0.0))
+
+    generator_type: ClassVar[type] = QuadrotorGenerator
+    generator_needs: ClassVar[str] = "a quadrotor generator"
+    time_limit: ClassVar[int] = 500
+
+    def sim_params(self, generator: QuadrotorGenerator, env_id: str) -> sim.Params:
+        weights = (self.pos_weight, self.tilt_weight, self.spin_weight, self.effort_weight)
+        return vehicle_params(generator, self.frame, weights, self.crash_penalty)
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> QuadrotorScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` is a quadrotor scenario with start and goal in the arena."""
+        if not isinstance(scenario, QuadrotorScenario):
+            raise ScenarioError(f"{env_id}: options['scenario'] must be a QuadrotorScenario; got {scenario!r:.80}.")
+        for name in ("start_pos", "goal"):
+            x, y, z = getattr(scenario, name)
+            if max(abs(x), abs(y)) > params.arena_half_width or not 0.0 <= z <= params.arena_height:
+                raise ScenarioError(
+                    f"{env_id}: the scenario's {name} {(x, y, z)} lies outside the arena |x|, |y| <= "
+                    f"{params.arena_half_width}, 0 <= z <= {params.arena_height}. Make the env with a generator "
+                    "of a larger arena, or move the point."
+                )
+        return scenario
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
@@ -77,21 +73,6 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
     high = params.obs_high.astype(np.float32)
     observation_space = spaces.Box(-high, high, shape=(sim.OBS_SIZE,), dtype=np.float32)
     return observation_space, spaces.Box(-1.0, 1.0, shape=(4,), dtype=np.float32)
-
-
-def check_scenario(scenario: Any, params: sim.Params, env_id: str) -> QuadrotorScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` is a quadrotor scenario with start and goal in the arena."""
-    if not isinstance(scenario, QuadrotorScenario):
-        raise ScenarioError(f"{env_id}: options['scenario'] must be a QuadrotorScenario; got {scenario!r:.80}.")
-    for name in ("start_pos", "goal"):
-        x, y, z = getattr(scenario, name)
-        if max(abs(x), abs(y)) > params.arena_half_width or not 0.0 <= z <= params.arena_height:
-            raise ScenarioError(
-                f"{env_id}: the scenario's {name} {(x, y, z)} lies outside the arena |x|, |y| <= "
-                f"{params.arena_half_width}, 0 <= z <= {params.arena_height}. Make the env with a generator "
-                "of a larger arena, or move the point."
-            )
-    return scenario
 
 
 def reward_range(params: sim.Params) -> tuple[float, float]:
@@ -232,33 +213,12 @@ class QuadrotorEnv(SingleAgentEnvView):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "render_fps": 50}
-    #: A subclass that is one registered env whatever its generator names it here (errors cite it).
-    fixed_env_id: ClassVar[str | None] = None
+    config_type = QuadrotorConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "quadrotor/hover",
-        generator_kwargs: dict[str, Any] | None = None,
-        frame: str = "x",
-        pos_weight: float = 0.7,
-        tilt_weight: float = 0.1,
-        spin_weight: float = 0.1,
-        effort_weight: float = 0.1,
-        crash_penalty: float = 10.0,
-        render_mode: str | None = None,
-    ):
-        generator = make_generator(generator, generator_kwargs, self.fixed_env_id or HOVER_ID)
-        env_id = self.fixed_env_id or env_id_of(generator)
-        params = build_params(
-            generator, frame, pos_weight, tilt_weight, spin_weight, effort_weight, crash_penalty, env_id
-        )
-        super().__init__(generator, params, render_mode, env_id)
+    def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = reward_range(self.params)
         self.state = sim.init_state(1)
-
-    def _check_scenario(self, scenario: Any) -> QuadrotorScenario:
-        return check_scenario(scenario, self.params, self.env_id)
 
     def _load(self, scenario: QuadrotorScenario) -> tuple[np.ndarray, dict[str, bool]]:
         self.scenario = scenario

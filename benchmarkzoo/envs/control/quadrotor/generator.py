@@ -277,38 +277,8 @@ class HoverGenerator(QuadrotorGenerator):
         **kwargs: the vehicle ranges and perturbations of :class:`QuadrotorGenerator`.
     """
 
-    def __init__(
-        self,
-        mass: tuple[float, float] = (0.025, 0.035),
-        arm_length: tuple[float, float] = (0.040, 0.052),
-        inertia_scale: tuple[float, float] = (0.8, 1.2),
-        thrust_to_weight: tuple[float, float] = (1.8, 2.5),
-        torque_coef: tuple[float, float] = (0.005, 0.007),
-        drag: tuple[float, float] = (0.0, 0.2),
-        arena_half_width: float = 3.0,
-        arena_height: float = 4.0,
-        init_pos: float = 0.5,
-        init_vel: float = 0.5,
-        init_tilt: float = 0.5,
-        init_ang_vel: float = 1.0,
-        init_yaw: float = math.pi,
-        hover_height: float = 2.0,
-    ):
-        super().__init__(
-            mass,
-            arm_length,
-            inertia_scale,
-            thrust_to_weight,
-            torque_coef,
-            drag,
-            arena_half_width,
-            arena_height,
-            init_pos,
-            init_vel,
-            init_tilt,
-            init_ang_vel,
-            init_yaw,
-        )
+    def __init__(self, hover_height: float = 2.0, **kwargs: Any):
+        super().__init__(**kwargs)
         self.hover_height = self._check_start_height("hover_height", hover_height)
 
     def __call__(self, rng: np.random.Generator) -> QuadrotorScenario:
@@ -331,38 +301,16 @@ class GoalGenerator(QuadrotorGenerator):
 
     def __init__(
         self,
-        mass: tuple[float, float] = (0.025, 0.035),
-        arm_length: tuple[float, float] = (0.040, 0.052),
-        inertia_scale: tuple[float, float] = (0.8, 1.2),
-        thrust_to_weight: tuple[float, float] = (1.8, 2.5),
-        torque_coef: tuple[float, float] = (0.005, 0.007),
-        drag: tuple[float, float] = (0.0, 0.2),
-        arena_half_width: float = 3.0,
-        arena_height: float = 4.0,
+        start_height: float = 2.0,
+        goal_distance: tuple[float, float] = (0.5, 2.0),
+        goal_min_height: float = 0.5,
         init_pos: float = 0.05,
         init_vel: float = 0.1,
         init_tilt: float = 0.1,
         init_ang_vel: float = 0.2,
-        init_yaw: float = math.pi,
-        start_height: float = 2.0,
-        goal_distance: tuple[float, float] = (0.5, 2.0),
-        goal_min_height: float = 0.5,
+        **kwargs: Any,
     ):
-        super().__init__(
-            mass,
-            arm_length,
-            inertia_scale,
-            thrust_to_weight,
-            torque_coef,
-            drag,
-            arena_half_width,
-            arena_height,
-            init_pos,
-            init_vel,
-            init_tilt,
-            init_ang_vel,
-            init_yaw,
-        )
+        super().__init__(init_pos=init_pos, init_vel=init_vel, init_tilt=init_tilt, init_ang_vel=init_ang_vel, **kwargs)
         self.start_height = self._check_start_height("start_height", start_height)
         self.goal_min_height = self._check_float_range(
             "goal_min_height", goal_min_height, MIN_START_HEIGHT, self.arena_height - WALL_MARGIN

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.envs.control.quadrotor import front, sim
-from benchmarkzoo.envs.control.quadrotor.env import QuadrotorEnv
+from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, QuadrotorEnv
 from benchmarkzoo.generators.base import Generator
 
-MO_ID = "benchmarkzoo/MO-Quadrotor-v0"
 OBJECTIVES = ("progress", "energy")
+
+
+class MOQuadrotorConfig(QuadrotorConfig):
+    """The arguments of MO-Quadrotor-v0 (both forms): Quadrotor-Goal-v0's without the scalar reward's weights."""
+
+    generator: str | Generator = "quadrotor/goal"
+    # The scalar reward's weights are unused here: zero, so nothing pretends otherwise (and no argument sets them).
+    pos_weight: ClassVar[float] = 0.0
+    tilt_weight: ClassVar[float] = 0.0
+    spin_weight: ClassVar[float] = 0.0
+    effort_weight: ClassVar[float] = 0.0
+
+    time_limit: ClassVar[int] = 200
 
 
 def build_reward_space(params: sim.Params) -> spaces.Box:
@@ -151,18 +163,10 @@ class MOQuadrotorEnv(QuadrotorEnv):
     2
     """
 
-    fixed_env_id = MO_ID
+    config_type = MOQuadrotorConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "quadrotor/goal",
-        generator_kwargs: dict[str, Any] | None = None,
-        frame: str = "x",
-        crash_penalty: float = 10.0,
-        render_mode: str | None = None,
-    ):
-        # The scalar reward's weights are unused here: zero, so nothing pretends otherwise.
-        super().__init__(generator, generator_kwargs, frame, 0.0, 0.0, 0.0, 0.0, crash_penalty, render_mode)
+    def _setup(self) -> None:
+        super()._setup()
         self.reward_space = build_reward_space(self.params)
         self.reward_dim = len(OBJECTIVES)
         self.reward_range = (float(self.reward_space.low.min()), float(self.reward_space.high.max()))

@@ -10,13 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_box_batch
 from benchmarkzoo.envs.control.quadrotor import front, sim
-from benchmarkzoo.envs.control.quadrotor.mo_env import MO_ID, OBJECTIVES, build_reward_space
+from benchmarkzoo.envs.control.quadrotor.mo_env import OBJECTIVES, MOQuadrotorConfig, build_reward_space
 from benchmarkzoo.envs.control.quadrotor.vector_env import QuadrotorVectorEnv
-from benchmarkzoo.generators.base import Generator
 
 
 class MOQuadrotorVectorEnv(QuadrotorVectorEnv):
@@ -26,33 +24,10 @@ class MOQuadrotorVectorEnv(QuadrotorVectorEnv):
     autoreset. Rewards are ``(num_envs, 2)`` float32; ``reward_space`` is the single world's.
     """
 
-    fixed_env_id = MO_ID
+    config_type = MOQuadrotorConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "quadrotor/goal",
-        generator_kwargs: dict[str, Any] | None = None,
-        frame: str = "x",
-        crash_penalty: float = 10.0,
-        max_episode_steps: int | None = 200,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            frame,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            crash_penalty,
-            max_episode_steps,
-            autoreset_mode,
-            render_mode,
-        )
+    def _setup(self) -> None:
+        super()._setup()
         self.reward_space = build_reward_space(self.params)
         self.reward_dim = len(OBJECTIVES)
 

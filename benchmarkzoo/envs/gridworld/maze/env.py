@@ -2,38 +2,47 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
+from benchmarkzoo.core.config import EnvConfig, arg, integer, number
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.maze import sim
 from benchmarkzoo.envs.gridworld.maze.generator import MazeGenerator, MazeScenario
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/Maze-v0"
 ACTION_NAMES = ("up", "right", "down", "left")
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MazeGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a maze generator."""
-    return resolve_generator(
-        generator, generator_kwargs, MazeGenerator, f"{ENV_ID} needs a maze generator (e.g. 'maze/dfs')"
-    )
+class MazeConfig(EnvConfig):
+    """The arguments of Maze-v0 (both forms); see :class:`MazeEnv`."""
 
+    generator: str | Generator = "maze/dfs"
+    generator_kwargs: dict[str, Any] | None = None
+    view_radius: int = arg(2, integer(1, 10))
+    step_reward: float = arg(-0.01, number())
+    goal_reward: float = arg(1.0, number())
 
-def build_params(generator: MazeGenerator, view_radius: int, step_reward: float, goal_reward: float) -> sim.Params:
-    """Validate the env arguments shared by the single and vector forms."""
-    if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 10:
-        raise ValueError(f"{ENV_ID}: view_radius must be an integer in [1, 10]; got {view_radius!r}.")
-    for name, value in (("step_reward", step_reward), ("goal_reward", goal_reward)):
-        if not isinstance(value, int | float) or not np.isfinite(value):
-            raise ValueError(f"{ENV_ID}: {name} must be a finite number; got {value!r}.")
-    height, width = generator.shape
-    return sim.Params(height, width, view_radius, float(step_reward), float(goal_reward))
+    generator_type: ClassVar[type] = MazeGenerator
+    generator_needs: ClassVar[str] = "a maze generator"
+    time_limit: ClassVar[int] = 200
+
+    def sim_params(self, generator: MazeGenerator, env_id: str) -> sim.Params:
+        height, width = generator.shape
+        return sim.Params(height, width, self.view_radius, self.step_reward, self.goal_reward)
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MazeScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` is a maze of this env's size."""
+        if not isinstance(scenario, MazeScenario) or scenario.shape != (params.height, params.width):
+            raise ScenarioError(
+                f"{env_id} was made for {params.height}x{params.width} maze scenarios; options['scenario'] is "
+                f"{scenario!r:.80}. Make the env with a generator of that size, or pass a matching MazeScenario."
+            )
+        return scenario
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -46,16 +55,6 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
         }
     )
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
-
-
-def check_scenario(scenario: Any, params: sim.Params) -> MazeScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` is a maze of this env's size."""
-    if not isinstance(scenario, MazeScenario) or scenario.shape != (params.height, params.width):
-        raise ScenarioError(
-            f"{ENV_ID} was made for {params.height}x{params.width} maze scenarios; options['scenario'] is "
-            f"{scenario!r:.80}. Make the env with a generator of that size, or pass a matching MazeScenario."
-        )
-    return scenario
 
 
 class MazeEnv(SingleAgentEnvView):
@@ -142,26 +141,14 @@ class MazeEnv(SingleAgentEnvView):
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
-    env_id = ENV_ID
+    config_type = MazeConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "maze/dfs",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 2,
-        step_reward: float = -0.01,
-        goal_reward: float = 1.0,
-        render_mode: str | None = None,
-    ):
-        generator = make_generator(generator, generator_kwargs)
-        super().__init__(generator, build_params(generator, view_radius, step_reward, goal_reward), render_mode)
+    def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)
-        self.reward_range = (min(step_reward, goal_reward), max(step_reward, goal_reward))
+        rewards = (self.params.step_reward, self.params.goal_reward)
+        self.reward_range = (min(rewards), max(rewards))
         self.state = sim.init_state(self.params, 1)
         self._episode: sim.Episode | None = None
-
-    def _check_scenario(self, scenario: Any) -> MazeScenario:
-        return check_scenario(scenario, self.params)
 
     def _load(self, scenario: MazeScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         self.scenario = scenario
@@ -171,7 +158,7 @@ class MazeEnv(SingleAgentEnvView):
 
     def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # in-range ints skip the generic check
-            check_action(ENV_ID, self.action_space, action)
+            check_action(self.env_id, self.action_space, action)
             action = int(action)
         reward, success = sim.step_one(self.state, 0, action, self.params)
         return self._observation(), reward, success, False, {"is_success": success}

@@ -2,31 +2,43 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
-from benchmarkzoo.envs.gridworld.maze.env import ACTION_NAMES, build_params
+from benchmarkzoo.envs.gridworld.maze.env import ACTION_NAMES, MazeConfig
 from benchmarkzoo.envs.gridworld.maze_keys import sim
 from benchmarkzoo.envs.gridworld.maze_keys.generator import KeyDoorGenerator, MazeKeysScenario
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MazeKeys-v0"
 #: One read-only ``(1,)`` int64 batch per action, so a single-env step allocates no action array.
 _ACTION_BATCHES = tuple(np.full(1, a, dtype=np.int64) for a in range(len(ACTION_NAMES)))
 for _batch in _ACTION_BATCHES:
     _batch.setflags(write=False)
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> KeyDoorGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a key-and-door generator."""
-    return resolve_generator(
-        generator, generator_kwargs, KeyDoorGenerator, f"{ENV_ID} needs a key-and-door generator ('maze_keys/key_door')"
-    )
+class MazeKeysConfig(MazeConfig):
+    """The arguments of MazeKeys-v0 (both forms): Maze-v0's, with a key-and-door generator."""
+
+    generator: str | Generator = "maze_keys/key_door"
+
+    generator_type: ClassVar[type] = KeyDoorGenerator
+    generator_needs: ClassVar[str] = "a key-and-door generator"
+    time_limit: ClassVar[int] = 300
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MazeKeysScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` is a key-and-door maze of this env's size."""
+        if not isinstance(scenario, MazeKeysScenario) or scenario.shape != (params.height, params.width):
+            raise ScenarioError(
+                f"{env_id} was made for {params.height}x{params.width} MazeKeysScenario scenarios; "
+                f"options['scenario'] is {scenario!r:.80}. Make the env with a generator of that size, or pass a "
+                "matching MazeKeysScenario."
+            )
+        return scenario
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -40,16 +52,6 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
         }
     )
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
-
-
-def check_scenario(scenario: Any, params: sim.Params) -> MazeKeysScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` is a key-and-door maze of this env's size."""
-    if not isinstance(scenario, MazeKeysScenario) or scenario.shape != (params.height, params.width):
-        raise ScenarioError(
-            f"{ENV_ID} was made for {params.height}x{params.width} MazeKeysScenario scenarios; options['scenario'] "
-            f"is {scenario!r:.80}. Make the env with a generator of that size, or pass a matching MazeKeysScenario."
-        )
-    return scenario
 
 
 class MazeKeysEnv(SingleAgentEnvView):
@@ -131,25 +133,13 @@ class MazeKeysEnv(SingleAgentEnvView):
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
-    env_id = ENV_ID
+    config_type = MazeKeysConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "maze_keys/key_door",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 2,
-        step_reward: float = -0.01,
-        goal_reward: float = 1.0,
-        render_mode: str | None = None,
-    ):
-        generator = make_generator(generator, generator_kwargs)
-        super().__init__(generator, build_params(generator, view_radius, step_reward, goal_reward), render_mode)
+    def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)
-        self.reward_range = (min(step_reward, goal_reward), max(step_reward, goal_reward))
+        rewards = (self.params.step_reward, self.params.goal_reward)
+        self.reward_range = (min(rewards), max(rewards))
         self.state = sim.init_state(self.params, 1)
-
-    def _check_scenario(self, scenario: Any) -> MazeKeysScenario:
-        return check_scenario(scenario, self.params)
 
     def _load(self, scenario: MazeKeysScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         self.scenario = scenario
@@ -158,7 +148,7 @@ class MazeKeysEnv(SingleAgentEnvView):
 
     def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < len(ACTION_NAMES):  # in-range ints skip the generic check
-            check_action(ENV_ID, self.action_space, action)
+            check_action(self.env_id, self.action_space, action)
         rewards, reached = sim.step(self.state, _ACTION_BATCHES[int(action)], self.params)
         success = bool(reached[0])
         return self._observation(), float(rewards[0]), success, False, {"is_success": success}

@@ -7,36 +7,48 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 
+from benchmarkzoo.core.config import EnvConfig, arg, integer
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator, TreasureScenario
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MO-Treasure-v0"
 ACTION_NAMES = ("up", "right", "down", "left")
 NUM_ACTIONS = len(ACTION_NAMES)
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> TreasureGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a treasure generator."""
-    return resolve_generator(
-        generator, generator_kwargs, TreasureGenerator, f"{ENV_ID} needs a treasure generator (e.g. 'treasure/seabed')"
-    )
+class TreasureConfig(EnvConfig):
+    """The arguments of MO-Treasure-v0 (both forms); see :class:`TreasureEnv`."""
 
+    generator: str | Generator = "treasure/seabed"
+    generator_kwargs: dict[str, Any] | None = None
+    scenario_seed: int | None = arg(None, integer(0, optional=True))
 
-def check_scenario_seed(scenario_seed: Any) -> int | None:
-    if scenario_seed is not None and (
-        isinstance(scenario_seed, bool) or not isinstance(scenario_seed, int | np.integer) or scenario_seed < 0
-    ):
-        raise ValueError(f"{ENV_ID}: scenario_seed must be a non-negative integer or None; got {scenario_seed!r}.")
-    return None if scenario_seed is None else int(scenario_seed)
+    generator_type: ClassVar[type] = TreasureGenerator
+    generator_needs: ClassVar[str] = "a treasure generator"
+    time_limit: ClassVar[int] = 100
 
+    def sim_params(self, generator: TreasureGenerator, env_id: str) -> sim.Params:
+        height, width = generator.shape
+        return sim.Params(height, width)
 
-def build_params(generator: TreasureGenerator) -> sim.Params:
-    height, width = generator.shape
-    return sim.Params(height, width)
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> TreasureScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` is a sea of this env's size and value range."""
+        if not isinstance(scenario, TreasureScenario) or scenario.shape != (params.height, params.width):
+            raise ScenarioError(
+                f"{env_id} was made for {params.height}x{params.width} treasure scenarios; options['scenario'] is "
+                f"{scenario!r:.80}. Make the env with a generator of that size, or pass a matching TreasureScenario."
+            )
+        max_value = generator.max_value
+        if np.float32(scenario.treasure_value.max()) > np.float32(max_value):
+            raise ScenarioError(
+                f"{env_id}: the scenario's largest treasure ({scenario.treasure_value.max():g}) exceeds this env's "
+                f"reward_space bound max_value={max_value:g}. Make the env with a generator whose max_value is at "
+                "least that."
+            )
+        return scenario
 
 
 def build_spaces(params: sim.Params, max_value: float) -> tuple[spaces.Box, spaces.Discrete, spaces.Box]:
@@ -49,22 +61,6 @@ def build_spaces(params: sim.Params, max_value: float) -> tuple[spaces.Box, spac
         dtype=np.float32,
     )
     return observation_space, spaces.Discrete(NUM_ACTIONS), reward_space
-
-
-def check_scenario(scenario: Any, params: sim.Params, max_value: float) -> TreasureScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` is a sea of this env's size and value range."""
-    if not isinstance(scenario, TreasureScenario) or scenario.shape != (params.height, params.width):
-        raise ScenarioError(
-            f"{ENV_ID} was made for {params.height}x{params.width} treasure scenarios; options['scenario'] is "
-            f"{scenario!r:.80}. Make the env with a generator of that size, or pass a matching TreasureScenario."
-        )
-    if np.float32(scenario.treasure_value.max()) > np.float32(max_value):
-        raise ScenarioError(
-            f"{ENV_ID}: the scenario's largest treasure ({scenario.treasure_value.max():g}) exceeds this env's "
-            f"reward_space bound max_value={max_value:g}. Make the env with a generator whose max_value is at "
-            "least that."
-        )
-    return scenario
 
 
 class TreasureEnv(SingleAgentEnvView):
@@ -160,18 +156,10 @@ class TreasureEnv(SingleAgentEnvView):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
-    env_id = ENV_ID
+    config_type = TreasureConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "treasure/seabed",
-        generator_kwargs: dict[str, Any] | None = None,
-        scenario_seed: int | None = None,
-        render_mode: str | None = None,
-    ):
-        generator = make_generator(generator, generator_kwargs)
-        super().__init__(generator, build_params(generator), render_mode)
-        self.scenario_seed = check_scenario_seed(scenario_seed)
+    def _setup(self) -> None:
+        self.scenario_seed = self.config.scenario_seed
         self._fixed = None if self.scenario_seed is None else self.generator.sample(self.scenario_seed)
         self.observation_space, self.action_space, self.reward_space = build_spaces(
             self.params, self.generator.max_value
@@ -179,9 +167,6 @@ class TreasureEnv(SingleAgentEnvView):
         self.reward_dim = 2
         self.reward_range = (sim.TIME_PENALTY, float(self.reward_space.high[0]))
         self.state = sim.init_state(self.params, 1)
-
-    def _check_scenario(self, scenario: Any) -> TreasureScenario:
-        return check_scenario(scenario, self.params, self.generator.max_value)
 
     def _draw_scenario(self) -> TreasureScenario:
         return self._fixed if self._fixed is not None else self.generator(self.np_random)
@@ -196,7 +181,7 @@ class TreasureEnv(SingleAgentEnvView):
 
     def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:  # plain ints skip the full check
-            check_action(ENV_ID, self.action_space, action)
+            check_action(self.env_id, self.action_space, action)
             action = int(action)
         reward, terminated = sim.step_one(self.state, 0, action)
         return sim.observe_one(self.state, 0), reward, terminated, False, {}
@@ -223,7 +208,8 @@ class TreasureEnv(SingleAgentEnvView):
         scenario = self.scenario if self.scenario is not None else self._fixed
         if scenario is None:
             raise ResetNeededError(
-                f"{ENV_ID}: the Pareto front belongs to a sea; call reset() first (or make the env with scenario_seed)."
+                f"{self.env_id}: the Pareto front belongs to a sea; call reset() first (or make the env with "
+                "scenario_seed)."
             )
         return scenario
 

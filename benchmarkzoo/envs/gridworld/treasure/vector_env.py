@@ -13,21 +13,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.errors import ResetNeededError
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
-from benchmarkzoo.envs.gridworld.treasure.env import (
-    ENV_ID,
-    build_params,
-    build_spaces,
-    check_scenario,
-    check_scenario_seed,
-    make_generator,
-)
-from benchmarkzoo.envs.gridworld.treasure.generator import TreasureScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.gridworld.treasure.env import TreasureConfig, build_spaces
 from benchmarkzoo.vector.base import NativeVectorEnv
 
 
@@ -44,37 +34,20 @@ class TreasureVectorEnv(NativeVectorEnv):
         "render_modes": ["rgb_array"],
         "render_fps": 4,
     }
-    env_id = ENV_ID
+    config_type = TreasureConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "treasure/seabed",
-        generator_kwargs: dict[str, Any] | None = None,
-        scenario_seed: int | None = None,
-        max_episode_steps: int | None = 100,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self.generator = make_generator(generator, generator_kwargs)
-        self.scenario_seed = check_scenario_seed(scenario_seed)
+    def _setup(self) -> None:
+        self.scenario_seed = self.config.scenario_seed
         self._fixed = None if self.scenario_seed is None else self.generator.sample(self.scenario_seed)
-        self.params = build_params(self.generator)
-        self.single_observation_space, self.single_action_space, self.reward_space = build_spaces(
-            self.params, self.generator.max_value
-        )
+        observation_space, action_space, self.reward_space = build_spaces(self.params, self.generator.max_value)
+        self._set_spaces(observation_space, action_space)
         self.reward_dim = 2
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[TreasureScenario | None] = [None] * self.num_envs
-        self._renderer = None
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
         if fixed is not None:
-            check_scenario(fixed, self.params, self.generator.max_value)
+            self._check_scenario(fixed)
         elif self._fixed is not None:
             fixed = self._fixed
         for i in worlds:
@@ -87,7 +60,7 @@ class TreasureVectorEnv(NativeVectorEnv):
         return {}
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        actions = check_discrete_batch(ENV_ID, actions, self.single_action_space.n, self.num_envs)
+        actions = check_discrete_batch(self.env_id, actions, self.single_action_space.n, self.num_envs)
         rewards, terminated = sim.step(self.state, actions)
         return rewards, terminated, {}
 
@@ -98,7 +71,7 @@ class TreasureVectorEnv(NativeVectorEnv):
         """The exact Pareto front of world ``world``'s current sea under this env's time limit."""
         scenario = self.scenarios[world]
         if scenario is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before asking for a world's Pareto front.")
+            raise ResetNeededError(f"{self.env_id}: call reset() before asking for a world's Pareto front.")
         return pareto.pareto_front(scenario, gamma, self.max_episode_steps)
 
     def render(self) -> tuple[np.ndarray, ...] | None:
@@ -110,8 +83,3 @@ class TreasureVectorEnv(NativeVectorEnv):
 
             self._renderer = TreasureRenderer(self.params, "rgb_array", self.metadata["render_fps"])
         return tuple(self._renderer.draw(s, int(self.state.pos[i])) for i, s in enumerate(self.scenarios))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None

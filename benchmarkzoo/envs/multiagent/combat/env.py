@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
+from benchmarkzoo.core.config import EnvConfig, arg, one_of
 from benchmarkzoo.core.errors import IllegalActionError, InvalidAgentError, ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.combat import sim, units
 from benchmarkzoo.envs.multiagent.combat.generator import CombatScenario, LineupGenerator, RandomCombatGenerator
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MicroCombat-v0"
 #: Keys added to every agent's info on the step its world's episode ends.
 METRIC_KEYS = ("won", "allies_alive", "enemies_killed", "masked_actions")
 #: What a masked action does: ``"stop"`` (executed as stop and counted) or ``"raise"`` (an error).
@@ -22,34 +22,40 @@ ILLEGAL_ACTION_MODES = ("stop", "raise")
 CombatGenerator = LineupGenerator | RandomCombatGenerator
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> CombatGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a MicroCombat generator."""
-    return resolve_generator(
-        generator,
-        generator_kwargs,
-        (LineupGenerator, RandomCombatGenerator),
-        f"{ENV_ID} needs a combat generator ('combat/lineup' or 'combat/random')",
-    )
+class CombatConfig(EnvConfig):
+    """The arguments of MicroCombat-v0 (both forms); see :class:`MicroCombatEnv`."""
 
+    generator: str | Generator = "combat/random"
+    generator_kwargs: dict[str, Any] | None = None
+    illegal_actions: str = arg("stop", one_of(ILLEGAL_ACTION_MODES))
 
-def build_params(generator: CombatGenerator) -> sim.Params:
-    return sim.Params(num_allies=generator.num_allies, num_enemies=generator.num_enemies, map_size=generator.map_size)
+    generator_type: ClassVar[tuple[type, ...]] = (LineupGenerator, RandomCombatGenerator)
+    generator_needs: ClassVar[str] = "a combat generator ('combat/lineup' or 'combat/random')"
+    time_limit: ClassVar[int] = 100
 
+    def sim_params(self, generator: CombatGenerator, env_id: str) -> sim.Params:
+        return sim.Params(
+            num_allies=generator.num_allies, num_enemies=generator.num_enemies, map_size=generator.map_size
+        )
 
-def check_illegal_actions(mode: Any) -> str:
-    if mode not in ILLEGAL_ACTION_MODES:
-        raise ValueError(f"{ENV_ID}: illegal_actions must be one of {ILLEGAL_ACTION_MODES}; got {mode!r}.")
-    return mode
+    def possible_agents(self, params: sim.Params) -> list[str]:
+        return [f"agent_{i}" for i in range(params.num_allies)]  # our units; the enemy is scripted
 
-
-def check_max_cycles(max_cycles: Any) -> int:
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
-    return int(max_cycles)
-
-
-def agent_names(num_agents: int) -> list[str]:
-    return [f"agent_{i}" for i in range(num_agents)]
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> CombatScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` fits this env (map size, our army's size, enemy slots)."""
+        fits = (
+            isinstance(scenario, CombatScenario)
+            and scenario.map_size == params.map_size
+            and scenario.num_allies == params.num_allies
+            and scenario.num_enemies <= params.num_enemies
+        )
+        if not fits:
+            raise ScenarioError(
+                f"{env_id} was made for {params.num_allies} units of ours against at most {params.num_enemies} on a "
+                f"{params.map_size:g} map; options['scenario'] is {scenario!r:.80}. Make the env with a generator "
+                "of that shape, or pass a matching CombatScenario."
+            )
+        return scenario
 
 
 def action_name(action: int) -> str:
@@ -63,25 +69,8 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete, space
     return observation_space, spaces.Discrete(params.num_actions), state_space
 
 
-def check_scenario(scenario: Any, params: sim.Params) -> CombatScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` fits this env (map size, our army's size, enemy slots)."""
-    fits = (
-        isinstance(scenario, CombatScenario)
-        and scenario.map_size == params.map_size
-        and scenario.num_allies == params.num_allies
-        and scenario.num_enemies <= params.num_enemies
-    )
-    if not fits:
-        raise ScenarioError(
-            f"{ENV_ID} was made for {params.num_allies} units of ours against at most {params.num_enemies} on a "
-            f"{params.map_size:g} map; options['scenario'] is {scenario!r:.80}. Make the env with a generator of "
-            "that shape, or pass a matching CombatScenario."
-        )
-    return scenario
-
-
 def illegal_action_message(
-    state: sim.State, params: sim.Params, world: int, unit: int, action: int, mask: np.ndarray, who: str
+    env_id: str, state: sim.State, params: sim.Params, world: int, unit: int, action: int, mask: np.ndarray, who: str
 ) -> str:
     """Why ``action`` is masked for our unit ``unit`` of ``world``, and what is legal instead."""
     if action == sim.NOOP:
@@ -99,7 +88,7 @@ def illegal_action_message(
             reason = f"enemy {j} is {distance:.2f} away, beyond this unit's attack range {reach:g}"
     legal = [f"{a} ({action_name(a)})" for a in np.flatnonzero(mask).tolist()]
     return (
-        f"{ENV_ID}: {who} sent {action} ({action_name(action)}), which its action mask forbids: {reason}. Legal "
+        f"{env_id}: {who} sent {action} ({action_name(action)}), which its action mask forbids: {reason}. Legal "
         f"now: {', '.join(legal)}. Read infos[agent]['action_mask'] and sample with "
         "env.action_space(agent).sample(mask=...), or make the env with illegal_actions='stop'."
     )
@@ -267,55 +256,28 @@ class MicroCombatEnv(ParallelEnvView):
         "render_fps": 4,
         "is_parallelizable": True,
     }
-    env_id = ENV_ID
+    config_type = CombatConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "combat/random",
-        generator_kwargs: dict[str, Any] | None = None,
-        illegal_actions: str = "stop",
-        max_cycles: int = 100,
-        render_mode: str | None = None,
-    ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
-                f"got {render_mode!r}."
-            )
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator)
-        self.illegal_actions = check_illegal_actions(illegal_actions)
-        self.max_cycles = check_max_cycles(max_cycles)
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(self.params.num_allies)
-        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+    metric_keys = METRIC_KEYS
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state, self.params)
+
+    def _setup(self) -> None:
+        self.illegal_actions = self.config.illegal_actions
         self._observation_space, self._action_space, self.state_space = build_spaces(self.params)
-        self.agents: list[str] = []
-        self.num_steps = 0
         self.sim_state = sim.init_state(self.params, 1)
-        self.scenario: CombatScenario | None = None
-        self._rng: np.random.Generator | None = None
         self._actions = np.zeros((1, self.params.num_allies), dtype=np.int64)
         self._mask = np.zeros((self.params.num_allies, self.params.num_actions), dtype=np.int8)
-        self._renderer = None
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params))
-        sim.load(self.sim_state, 0, self.scenario, self.params)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
+    def _load(self, scenario: CombatScenario) -> None:
+        sim.load(self.sim_state, 0, scenario, self.params)
         self._mask = sim.action_masks(self.sim_state, self.params)[0]  # (N, A), fresh
-        if self.render_mode == "human":
-            self.render()
-        return self._observations(self.agents), {
-            agent: {"action_mask": self._mask[i]} for i, agent in enumerate(self.agents)
-        }
+
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: {"action_mask": self._mask[i]} for i, agent in enumerate(self.agents)}
 
     def step(self, actions: dict[str, Any]):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: the episode is over; call reset() to start a new one.")
         self._check_agents(actions)
         acting = list(self.agents)
         n_actions = self.params.num_actions
@@ -330,7 +292,7 @@ class MicroCombatEnv(ParallelEnvView):
                 if self.illegal_actions == "raise":
                     raise IllegalActionError(
                         illegal_action_message(
-                            self.sim_state, self.params, 0, i, action, self._mask[i], f"agent {agent!r}"
+                            self.env_id, self.sim_state, self.params, 0, i, action, self._mask[i], f"agent {agent!r}"
                         )
                     )
                 self.sim_state.masked[0] += 1
@@ -349,15 +311,7 @@ class MicroCombatEnv(ParallelEnvView):
             rewards[agent] = team_reward
             terminations[agent] = over or bool(died[0, i])
             infos[agent] = {"action_mask": self._mask[i]}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state, self.params)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, rewards, terminations, infos, limit)
 
     def _check_agents(self, actions: Any) -> None:
         if isinstance(actions, dict):

@@ -6,24 +6,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.errors import IllegalActionError
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.combat import sim
-from benchmarkzoo.envs.multiagent.combat.env import (
-    ENV_ID,
-    agent_names,
-    build_params,
-    build_spaces,
-    check_illegal_actions,
-    check_max_cycles,
-    check_scenario,
-    illegal_action_message,
-    make_generator,
-)
-from benchmarkzoo.envs.multiagent.combat.generator import CombatScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.multiagent.combat.env import CombatConfig, build_spaces, illegal_action_message
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -47,42 +34,18 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 4}
-    env_id = ENV_ID
+    config_type = CombatConfig
+    sim = sim
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "combat/random",
-        generator_kwargs: dict[str, Any] | None = None,
-        illegal_actions: str = "stop",
-        max_cycles: int = 100,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        gen = make_generator(generator, generator_kwargs)
-        super().__init__(
-            num_envs, agent_names(gen.num_allies), check_max_cycles(max_cycles), autoreset_mode, render_mode
-        )
-        self.generator = gen
-        self.params = build_params(gen)
-        self.illegal_actions = check_illegal_actions(illegal_actions)
-        self.single_observation_space, self.single_action_space, self.single_state_space = build_spaces(self.params)
-        n = self.params.num_allies
-        self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(self.single_action_space, n), self.num_envs)
+    def _setup(self) -> None:
+        self.illegal_actions = self.config.illegal_actions
+        observation_space, action_space, self.single_state_space = build_spaces(self.params)
+        self._set_spaces(observation_space, action_space)
         self.sim_state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[CombatScenario | None] = [None] * self.num_envs
-        self._legal = np.zeros((self.num_envs, n, self.params.num_actions), dtype=np.int8)  # (B, N, A)
-        self._renderer = None
+        self._legal = np.zeros((self.num_envs, self.num_agents, self.params.num_actions), dtype=np.int8)  # (B, N, A)
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed, self.params)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            sim.load(self.sim_state, i, scenario, self.params)
+        super()._load_worlds(worlds, options)
         self._legal[worlds] = sim.action_masks(self.sim_state, self.params, worlds)
         return {"action_mask": self._legal}
 
@@ -96,6 +59,7 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
                 world, unit = (int(x) for x in np.argwhere(illegal)[0])
                 raise IllegalActionError(
                     illegal_action_message(
+                        self.env_id,
                         self.sim_state,
                         self.params,
                         world,
@@ -124,17 +88,7 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
         """``(B, (N + E)(5 + T))`` float32, every world's global state (the ParallelEnv's ``state()``)."""
         return sim.global_state(self.sim_state, self.params)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            from benchmarkzoo.envs.multiagent.combat.render import CombatRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.multiagent.combat.render import CombatRenderer
 
-            self._renderer = CombatRenderer(self.params, "rgb_array", self.metadata["render_fps"])
-        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:
-            self._renderer.close()
-            self._renderer = None
+        return CombatRenderer(self.params, "rgb_array", self.metadata["render_fps"])

@@ -2,61 +2,74 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.config import EnvConfig, arg, integer, number
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.foraging import sim
 from benchmarkzoo.envs.multiagent.foraging.generator import ForagingGenerator, ForagingScenario
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/Foraging-v0"
-MO_ENV_ID = "benchmarkzoo/MO-Foraging-v0"
 ACTION_NAMES = sim.ACTION_NAMES
 #: Keys added to every agent's info on the step its world's episode ends.
 METRIC_KEYS = ("food_collected", "all_collected")
 
 
-def make_generator(
-    generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str
-) -> ForagingGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a Foraging generator."""
-    return resolve_generator(
-        generator, generator_kwargs, ForagingGenerator, f"{env_id} needs a Foraging generator (e.g. 'foraging/random')"
-    )
+class ForagingConfig(EnvConfig):
+    """The arguments of Foraging-v0 (both forms); see :class:`ForagingEnv`."""
+
+    generator: str | Generator = "foraging/random"
+    generator_kwargs: dict[str, Any] | None = None
+    view_radius: int = arg(2, integer(1, 8))
+    load_penalty: float = arg(0.0, number(0.0, expected="a finite number >= 0"))
+
+    generator_type: ClassVar[type] = ForagingGenerator
+    generator_needs: ClassVar[str] = "a Foraging generator"
+    time_limit: ClassVar[int] = 50
+
+    def sim_params(self, generator: ForagingGenerator, env_id: str) -> sim.Params:
+        return sim.Params(
+            height=generator.height,
+            width=generator.width,
+            num_agents=generator.num_agents,
+            num_food=generator.num_food,
+            max_agent_level=generator.max_agent_level,
+            food_scale=generator.food_level_bound,
+            num_food_types=generator.num_food_types,
+            view_radius=self.view_radius,
+            load_penalty=self.load_penalty,
+        )
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> ForagingScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` fits this env (size, counts, level and type ranges)."""
+        fits = (
+            isinstance(scenario, ForagingScenario)
+            and (scenario.height, scenario.width) == (params.height, params.width)
+            and scenario.num_agents == params.num_agents
+            and scenario.num_food == params.num_food
+            and int(scenario.agent_levels.max()) <= params.max_agent_level
+            and int(scenario.food_levels.max()) <= params.food_scale
+            and int(scenario.food_types.max()) < params.num_food_types
+        )
+        if not fits:
+            raise ScenarioError(
+                f"{env_id} was made for {params.height}x{params.width} grids with {params.num_agents} agents of "
+                f"level <= {params.max_agent_level}, {params.num_food} food items of level <= {params.food_scale} "
+                f"and {params.num_food_types} food type(s); options['scenario'] is {scenario!r:.80}. Make the env "
+                "with a generator of that shape, or pass a matching ForagingScenario."
+            )
+        return scenario
 
 
-def build_params(generator: ForagingGenerator, view_radius: int, load_penalty: float, env_id: str) -> sim.Params:
-    """Validate the env arguments shared by the parallel and vector forms."""
-    if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 8:
-        raise ValueError(f"{env_id}: view_radius must be an integer in [1, 8]; got {view_radius!r}.")
-    if isinstance(load_penalty, bool) or not isinstance(load_penalty, int | float) or not 0 <= load_penalty < np.inf:
-        raise ValueError(f"{env_id}: load_penalty must be a finite number >= 0; got {load_penalty!r}.")
-    return sim.Params(
-        height=generator.height,
-        width=generator.width,
-        num_agents=generator.num_agents,
-        num_food=generator.num_food,
-        max_agent_level=generator.max_agent_level,
-        food_scale=generator.food_level_bound,
-        num_food_types=generator.num_food_types,
-        view_radius=view_radius,
-        load_penalty=float(load_penalty),
-    )
+class MOForagingConfig(ForagingConfig):
+    """The arguments of MO-Foraging-v0 (both forms): Foraging-v0's without the scalar load penalty."""
 
-
-def check_max_cycles(max_cycles: Any, env_id: str = ENV_ID) -> int:
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
-    return int(max_cycles)
-
-
-def agent_names(num_agents: int) -> list[str]:
-    return [f"agent_{i}" for i in range(num_agents)]
+    load_penalty: ClassVar[float] = 0.0  # one objective per food type, no penalty
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete]:
@@ -64,27 +77,6 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete]:
     size = params.view_size
     observation_space = spaces.Box(0.0, 1.0, shape=(params.num_channels, size, size), dtype=np.float32)
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
-
-
-def check_scenario(scenario: Any, params: sim.Params, env_id: str) -> ForagingScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` fits this env (size, counts, level and type ranges)."""
-    fits = (
-        isinstance(scenario, ForagingScenario)
-        and (scenario.height, scenario.width) == (params.height, params.width)
-        and scenario.num_agents == params.num_agents
-        and scenario.num_food == params.num_food
-        and int(scenario.agent_levels.max()) <= params.max_agent_level
-        and int(scenario.food_levels.max()) <= params.food_scale
-        and int(scenario.food_types.max()) < params.num_food_types
-    )
-    if not fits:
-        raise ScenarioError(
-            f"{env_id} was made for {params.height}x{params.width} grids with {params.num_agents} agents of level "
-            f"<= {params.max_agent_level}, {params.num_food} food items of level <= {params.food_scale} and "
-            f"{params.num_food_types} food type(s); options['scenario'] is {scenario!r:.80}. Make the env with a "
-            "generator of that shape, or pass a matching ForagingScenario."
-        )
-    return scenario
 
 
 class ForagingEnv(ParallelEnvView):
@@ -196,51 +188,20 @@ class ForagingEnv(ParallelEnvView):
         "render_fps": 8,
         "is_parallelizable": True,
     }
-    env_id = ENV_ID
+    config_type = ForagingConfig
+    sim = sim
 
-    def __init__(
-        self,
-        generator: str | Generator = "foraging/random",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 2,
-        load_penalty: float = 0.0,
-        max_cycles: int = 50,
-        render_mode: str | None = None,
-    ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
-                f"got {render_mode!r}."
-            )
-        self.generator = make_generator(generator, generator_kwargs, self.env_id)
-        self.params = build_params(self.generator, view_radius, load_penalty, self.env_id)
-        self.max_cycles = check_max_cycles(max_cycles, self.env_id)
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(self.params.num_agents)
-        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+    metric_keys = METRIC_KEYS
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state, self.params)
+
+    def _setup(self) -> None:
         self._observation_space, self._action_space = build_spaces(self.params)
-        self.agents: list[str] = []
-        self.num_steps = 0
         self.sim_state = sim.init_state(self.params, 1)
-        self.scenario: ForagingScenario | None = None
-        self._rng: np.random.Generator | None = None
         self._actions = np.zeros((1, self.params.num_agents), dtype=np.int64)
-        self._renderer = None
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params, self.env_id))
-        sim.load(self.sim_state, 0, self.scenario, self.params)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        if self.render_mode == "human":
-            self.render()
-        return self._observations(self.agents), {agent: {} for agent in self.agents}
 
     def step(self, actions: dict[str, Any]):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: the episode is over; call reset() to start a new one.")
         self._check_agents(actions)
         acting = list(self.agents)
         for agent in acting:
@@ -256,15 +217,7 @@ class ForagingEnv(ParallelEnvView):
         out_rewards = self._rewards(acting, rewards, typed)
         terminations = {agent: over for agent in acting}
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in acting}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state, self.params)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, out_rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, out_rewards, terminations, infos, limit)
 
     def _rewards(self, acting: list[str], rewards: np.ndarray, typed: np.ndarray) -> dict[str, Any]:
         return {agent: float(rewards[0, self._index[agent]]) for agent in acting}
@@ -332,17 +285,10 @@ class MOForagingEnv(ForagingEnv):
     """
 
     metadata = {**ForagingEnv.metadata, "name": "mo_foraging_v0"}
-    env_id = MO_ENV_ID
+    config_type = MOForagingConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "foraging/random",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 2,
-        max_cycles: int = 50,
-        render_mode: str | None = None,
-    ):
-        super().__init__(generator, generator_kwargs, view_radius, 0.0, max_cycles, render_mode)
+    def _setup(self) -> None:
+        super()._setup()
         self._reward_space = mo_reward_space(self.params)
 
     def reward_space(self, agent: str) -> spaces.Box:

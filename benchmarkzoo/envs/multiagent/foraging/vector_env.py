@@ -7,23 +7,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.foraging import sim
-from benchmarkzoo.envs.multiagent.foraging.env import (
-    ENV_ID,
-    MO_ENV_ID,
-    agent_names,
-    build_params,
-    build_spaces,
-    check_max_cycles,
-    check_scenario,
-    make_generator,
-    mo_reward_space,
-)
-from benchmarkzoo.envs.multiagent.foraging.generator import ForagingScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.multiagent.foraging.env import ForagingConfig, MOForagingConfig, build_spaces, mo_reward_space
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -44,46 +31,12 @@ class ForagingVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
-    env_id = ENV_ID
+    config_type = ForagingConfig
+    sim = sim
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "foraging/random",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 2,
-        load_penalty: float = 0.0,
-        max_cycles: int = 50,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        gen = make_generator(generator, generator_kwargs, self.env_id)
-        super().__init__(
-            num_envs,
-            agent_names(gen.num_agents),
-            check_max_cycles(max_cycles, self.env_id),
-            autoreset_mode,
-            render_mode,
-        )
-        self.generator = gen
-        self.params = build_params(gen, view_radius, load_penalty, self.env_id)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        n = self.params.num_agents
-        self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(self.single_action_space, n), self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self.sim_state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[ForagingScenario | None] = [None] * self.num_envs
-        self._renderer = None
-
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed, self.params, self.env_id)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            sim.load(self.sim_state, i, scenario, self.params)
-        return {}
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)
@@ -102,20 +55,10 @@ class ForagingVectorEnv(NativeMultiAgentVectorEnv):
     def _end_info(self) -> dict[str, np.ndarray]:
         return sim.episode_metrics(self.sim_state, self.params)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            from benchmarkzoo.envs.multiagent.foraging.render import ForagingRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.multiagent.foraging.render import ForagingRenderer
 
-            self._renderer = ForagingRenderer(self.params, "rgb_array", self.metadata["render_fps"])
-        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:
-            self._renderer.close()
-            self._renderer = None
+        return ForagingRenderer(self.params, "rgb_array", self.metadata["render_fps"])
 
 
 class MOForagingVectorEnv(ForagingVectorEnv):
@@ -124,21 +67,10 @@ class MOForagingVectorEnv(ForagingVectorEnv):
     ``single_reward_space`` is every agent's ``Box(0, 1, (T,), float64)``.
     """
 
-    env_id = MO_ENV_ID
+    config_type = MOForagingConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "foraging/random",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 2,
-        max_cycles: int = 50,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs, generator, generator_kwargs, view_radius, 0.0, max_cycles, autoreset_mode, render_mode
-        )
+    def _setup(self) -> None:
+        super()._setup()
         self.single_reward_space: spaces.Box = mo_reward_space(self.params)
 
     def _rewards(self, rewards: np.ndarray, typed: np.ndarray, acting: np.ndarray) -> np.ndarray:

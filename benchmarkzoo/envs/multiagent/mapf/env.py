@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.config import EnvConfig, arg, integer, number
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.mapf import sim
 from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfGenerator, MapfScenario
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MAPF-v0"
 ACTION_NAMES = sim.ACTION_NAMES
 #: Action types checked inline (range only); anything else goes through ``check_action``.
 INTEGER_TYPES = frozenset(
@@ -24,49 +24,49 @@ INTEGER_TYPES = frozenset(
 METRIC_KEYS = ("success_rate", "cooperative_success", "makespan", "sum_of_costs")
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> MapfGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a MAPF generator."""
-    return resolve_generator(
-        generator, generator_kwargs, MapfGenerator, f"{ENV_ID} needs a MAPF generator (e.g. 'mapf/obstacles')"
-    )
-
-
-def build_params(
-    generator: MapfGenerator,
-    view_radius: int,
-    step_reward: float,
-    goal_reward: float,
-    env_id: str = ENV_ID,
-    lifelong: bool = False,
+def mapf_params(
+    generator: MapfGenerator, view_radius: int, step_reward: float, goal_reward: float, lifelong: bool
 ) -> sim.Params:
-    """Validate the env arguments shared by the parallel and vector forms."""
-    if isinstance(view_radius, bool) or not isinstance(view_radius, int) or not 1 <= view_radius <= 16:
-        raise ValueError(f"{env_id}: view_radius must be an integer in [1, 16]; got {view_radius!r}.")
-    for name, value in (("step_reward", step_reward), ("goal_reward", goal_reward)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
-            raise ValueError(f"{env_id}: {name} must be a finite number; got {value!r}.")
+    """The simulator's parameters: the generator's map and agents, the view and the scalar rewards."""
     height, width = generator.shape
     goals_per_agent = generator.goals_per_agent if lifelong else 0
     return sim.Params(
-        height,
-        width,
-        generator.num_agents,
-        view_radius,
-        float(step_reward),
-        float(goal_reward),
-        lifelong,
-        goals_per_agent,
+        height, width, generator.num_agents, view_radius, step_reward, goal_reward, lifelong, goals_per_agent
     )
 
 
-def check_max_cycles(max_cycles: Any, env_id: str = ENV_ID) -> int:
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
-    return int(max_cycles)
+class MapfConfig(EnvConfig):
+    """The arguments of MAPF-v0 (both forms); see :class:`MapfEnv`."""
 
+    generator: str | Generator = "mapf/obstacles"
+    generator_kwargs: dict[str, Any] | None = None
+    view_radius: int = arg(5, integer(1, 16))
+    step_reward: float = arg(-0.01, number())
+    goal_reward: float = arg(1.0, number())
 
-def agent_names(num_agents: int) -> list[str]:
-    return [f"agent_{i}" for i in range(num_agents)]
+    generator_type: ClassVar[type] = MapfGenerator
+    generator_needs: ClassVar[str] = "a MAPF generator"
+    time_limit: ClassVar[int] = 128
+    #: Lifelong MAPF: an arrived agent gets its next goal instead of leaving.
+    lifelong: ClassVar[bool] = False
+
+    def sim_params(self, generator: MapfGenerator, env_id: str) -> sim.Params:
+        return mapf_params(generator, self.view_radius, self.step_reward, self.goal_reward, self.lifelong)
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MapfScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` is a MAPF instance of this env's size and agent count."""
+        wanted = LifelongMapfScenario if params.lifelong else MapfScenario
+        if (
+            not isinstance(scenario, wanted)
+            or scenario.shape != (params.height, params.width)
+            or scenario.num_agents != params.num_agents
+        ):
+            raise ScenarioError(
+                f"{env_id} was made for {params.height}x{params.width} maps with {params.num_agents} agents; "
+                f"options['scenario'] is {scenario!r:.80}. Make the env with a generator of that size, or pass a "
+                f"matching {wanted.__name__}."
+            )
+        return scenario
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -79,22 +79,6 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
         }
     )
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
-
-
-def check_scenario(scenario: Any, params: sim.Params, env_id: str = ENV_ID) -> MapfScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` is a MAPF instance of this env's size and agent count."""
-    wanted = LifelongMapfScenario if params.lifelong else MapfScenario
-    if (
-        not isinstance(scenario, wanted)
-        or scenario.shape != (params.height, params.width)
-        or scenario.num_agents != params.num_agents
-    ):
-        raise ScenarioError(
-            f"{env_id} was made for {params.height}x{params.width} maps with {params.num_agents} agents; "
-            f"options['scenario'] is {scenario!r:.80}. Make the env with a generator of that size, or pass a "
-            f"matching {wanted.__name__}."
-        )
-    return scenario
 
 
 class MapfEnv(ParallelEnvView):
@@ -212,56 +196,21 @@ class MapfEnv(ParallelEnvView):
     """
 
     metadata = {"name": "mapf_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8, "is_parallelizable": True}
-    env_id = ENV_ID
-    lifelong = False
+    config_type = MapfConfig
+    sim = sim
     #: Keys of the episode metrics added to the infos of the step an episode ends.
     metric_keys = METRIC_KEYS
 
-    def __init__(
-        self,
-        generator: str | Generator = "mapf/obstacles",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        step_reward: float = -0.01,
-        goal_reward: float = 1.0,
-        max_cycles: int = 128,
-        render_mode: str | None = None,
-    ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
-                f"got {render_mode!r}."
-            )
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong)
-        self.max_cycles = check_max_cycles(max_cycles, self.env_id)
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(self.params.num_agents)
-        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+    def _setup(self) -> None:
         self._observation_space, self._action_space = build_spaces(self.params)
         self.state_space = spaces.Box(0.0, 1.0, shape=(3, self.params.height, self.params.width), dtype=np.float32)
-        self.agents: list[str] = []
-        self.num_steps = 0
         self.sim_state = sim.init_state(self.params, 1)
-        self.scenario: MapfScenario | None = None
-        self._rng: np.random.Generator | None = None
         self._actions = np.zeros((1, self.params.num_agents), dtype=np.int64)
-        self._renderer = None
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params, self.env_id))
-        sim.load(self.sim_state, 0, self.scenario, self.params)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        if self.render_mode == "human":
-            self.render()
-        return self._observations(self.agents), {agent: {"is_success": False} for agent in self.agents}
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: {"is_success": False} for agent in self.agents}
 
     def step(self, actions: dict[str, Any]):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: every agent has finished; call reset() to start a new episode.")
         self._check_agents(actions)
         acting = list(self.agents)
         index, row, n = self._index, self._actions[0], len(ACTION_NAMES)
@@ -284,15 +233,7 @@ class MapfEnv(ParallelEnvView):
             terminations = dict.fromkeys(acting, False)
         else:
             terminations = {agent: done_row[i] for agent, i in zip(acting, slots, strict=True)}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = self._episode_metrics()
-            summary = {key: metrics[key][0].item() for key in self.metric_keys}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, out_rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, out_rewards, terminations, infos, limit)
 
     def _advance(self) -> tuple[np.ndarray, np.ndarray]:
         """Step the simulator with ``self._actions``: rewards ``(1, N, ...)`` and arrivals ``(1, N)``."""

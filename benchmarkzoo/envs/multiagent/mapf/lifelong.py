@@ -7,30 +7,34 @@ env :class:`~benchmarkzoo.envs.multiagent.mapf.vector_env.MapfVectorEnv` with ``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
+from benchmarkzoo.core.config import arg, number
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.env import MapfEnv
+from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv
 from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfGenerator
 from benchmarkzoo.envs.multiagent.mapf.vector_env import MapfVectorEnv
 from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MAPF-Lifelong-v0"
 #: Keys added to every agent's info on the step its world's episode ends.
 METRIC_KEYS = ("goals_reached", "throughput")
-DEFAULT_GENERATOR_KWARGS = {
-    "base": "mapf/obstacles",
-    "base_kwargs": {"height": 16, "width": 16, "num_agents": 8, "density": 0.2},
-    "goals_per_agent": 128,
-}
 
 
-def _check_lifelong(env_id: str, generator: Any, max_cycles: int) -> None:
-    if not isinstance(generator, LifelongMapfGenerator):
-        raise ValueError(f"{env_id} needs a lifelong MAPF generator ('mapf/lifelong'); got {generator!r}.")
+class LifelongMapfConfig(MapfConfig):
+    """The arguments of MAPF-Lifelong-v0 (both forms): MAPF-v0's, with a lifelong generator and no step cost."""
+
+    generator: str | Generator = "mapf/lifelong"
+    step_reward: float = arg(0.0, number())
+
+    generator_type: ClassVar[type] = LifelongMapfGenerator
+    generator_needs: ClassVar[str] = "a lifelong MAPF generator"
+    lifelong: ClassVar[bool] = True
+
+
+def check_goals(env_id: str, generator: LifelongMapfGenerator, max_cycles: int) -> None:
+    """No agent may run out of goals: ``goals_per_agent >= max_cycles``."""
     if generator.goals_per_agent < max_cycles:
         raise ValueError(
             f"{env_id}: goals_per_agent ({generator.goals_per_agent}) must be at least max_cycles ({max_cycles}), "
@@ -129,29 +133,12 @@ class LifelongMapfEnv(MapfEnv):
         "render_fps": 8,
         "is_parallelizable": True,
     }
-    env_id = ENV_ID
-    lifelong = True
+    config_type = LifelongMapfConfig
     metric_keys = METRIC_KEYS
 
-    def __init__(
-        self,
-        generator: str | Generator = "mapf/lifelong",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        step_reward: float = 0.0,
-        goal_reward: float = 1.0,
-        max_cycles: int = 128,
-        render_mode: str | None = None,
-    ):
-        if generator == "mapf/lifelong" and generator_kwargs is None:
-            generator_kwargs = DEFAULT_GENERATOR_KWARGS
-        gen = generator if isinstance(generator, Generator) else None
-        if gen is None:
-            from benchmarkzoo.envs.multiagent.mapf.env import make_generator
-
-            gen = make_generator(generator, generator_kwargs)
-        _check_lifelong(ENV_ID, gen, max_cycles if isinstance(max_cycles, int) else 0)
-        super().__init__(gen, None, view_radius, step_reward, goal_reward, max_cycles, render_mode)
+    def _setup(self) -> None:
+        check_goals(self.env_id, self.generator, self.max_cycles)
+        super()._setup()
 
     def _episode_metrics(self) -> dict[str, np.ndarray]:
         return sim.lifelong_metrics(self.sim_state)
@@ -167,35 +154,11 @@ class LifelongMapfVectorEnv(MapfVectorEnv):
     World ``i`` equals :class:`LifelongMapfEnv` reset with ``seed + i``, bit for bit.
     """
 
-    env_id = ENV_ID
-    lifelong = True
+    config_type = LifelongMapfConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "mapf/lifelong",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        step_reward: float = 0.0,
-        goal_reward: float = 1.0,
-        max_cycles: int = 128,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        if generator == "mapf/lifelong" and generator_kwargs is None:
-            generator_kwargs = DEFAULT_GENERATOR_KWARGS
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            view_radius,
-            step_reward,
-            goal_reward,
-            max_cycles,
-            autoreset_mode,
-            render_mode,
-        )
-        _check_lifelong(ENV_ID, self.generator, self.max_cycles)
+    def _setup(self) -> None:
+        check_goals(self.env_id, self.generator, self.max_cycles)
+        super()._setup()
 
     def _end_info(self) -> dict[str, np.ndarray]:
         return sim.lifelong_metrics(self.sim_state)

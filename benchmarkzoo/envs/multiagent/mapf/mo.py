@@ -8,19 +8,27 @@ arrivals, observations and episode ends are MAPF-v0's, only the reward differs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
+from benchmarkzoo.core.config import default_of
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.env import MapfEnv
+from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv
 from benchmarkzoo.envs.multiagent.mapf.vector_env import MapfVectorEnv
-from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/MO-MAPF-v0"
 OBJECTIVES = sim.OBJECTIVES
+
+
+class MOMapfConfig(MapfConfig):
+    """The arguments of MO-MAPF-v0 (both forms): MAPF-v0's without the scalar rewards.
+
+    The objectives replace the scalar rewards, which keep MAPF-v0's values in ``sim.Params``.
+    """
+
+    step_reward: ClassVar[float] = default_of(MapfConfig, "step_reward")
+    goal_reward: ClassVar[float] = default_of(MapfConfig, "goal_reward")
 
 
 def mo_reward_space() -> spaces.Box:
@@ -98,17 +106,10 @@ class MOMapfEnv(MapfEnv):
     """
 
     metadata = {**MapfEnv.metadata, "name": "mo_mapf_v0"}
-    env_id = ENV_ID
+    config_type = MOMapfConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "mapf/obstacles",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        max_cycles: int = 128,
-        render_mode: str | None = None,
-    ):
-        super().__init__(generator, generator_kwargs, view_radius, max_cycles=max_cycles, render_mode=render_mode)
+    def _setup(self) -> None:
+        super()._setup()
         self._reward_space = mo_reward_space()
 
     def reward_space(self, agent: str) -> spaces.Box:
@@ -134,27 +135,10 @@ class MOMapfVectorEnv(MapfVectorEnv):
     equals :class:`MOMapfEnv` reset with ``seed + i``, bit for bit.
     """
 
-    env_id = ENV_ID
+    config_type = MOMapfConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "mapf/obstacles",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        max_cycles: int = 128,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            view_radius,
-            max_cycles=max_cycles,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-        )
+    def _setup(self) -> None:
+        super()._setup()
         self.single_reward_space: spaces.Box = mo_reward_space()
 
     def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

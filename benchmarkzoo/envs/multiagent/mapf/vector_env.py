@@ -6,21 +6,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.env import (
-    ENV_ID,
-    agent_names,
-    build_params,
-    build_spaces,
-    check_max_cycles,
-    check_scenario,
-    make_generator,
-)
-from benchmarkzoo.envs.multiagent.mapf.generator import MapfScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, build_spaces
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -40,47 +29,14 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
-    env_id = ENV_ID
-    lifelong = False
+    config_type = MapfConfig
+    sim = sim
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "mapf/obstacles",
-        generator_kwargs: dict[str, Any] | None = None,
-        view_radius: int = 5,
-        step_reward: float = -0.01,
-        goal_reward: float = 1.0,
-        max_cycles: int = 128,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        gen = make_generator(generator, generator_kwargs)
-        super().__init__(
-            num_envs,
-            agent_names(gen.num_agents),
-            check_max_cycles(max_cycles, self.env_id),
-            autoreset_mode,
-            render_mode,
-        )
-        self.generator = gen
-        self.params = build_params(self.generator, view_radius, step_reward, goal_reward, self.env_id, self.lifelong)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        n = self.params.num_agents
-        self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(self.single_action_space, n), self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self.sim_state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[MapfScenario | None] = [None] * self.num_envs
-        self._renderer = None
 
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed, self.params, self.env_id)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            sim.load(self.sim_state, i, scenario, self.params)
+    def _reset_info(self) -> dict[str, np.ndarray]:
         return {"is_success": np.zeros((self.num_envs, self.num_agents), dtype=bool)}
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
@@ -89,7 +45,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
         rewards, arrived = self._advance(actions)
         rewards[~acting] = 0.0
         arrived &= acting
-        if self.lifelong:  # lifelong agents never leave: an arrival is a success, not a termination
+        if self.config.lifelong:  # lifelong agents never leave: an arrival is a success, not a termination
             return rewards, np.zeros_like(arrived), {"is_success": arrived}
         return rewards, arrived, {"is_success": arrived.copy()}
 
@@ -103,17 +59,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     def _end_info(self) -> dict[str, np.ndarray]:
         return sim.episode_metrics(self.sim_state)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            from benchmarkzoo.envs.multiagent.mapf.render import MapfRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.multiagent.mapf.render import MapfRenderer
 
-            self._renderer = MapfRenderer(self.params, "rgb_array", self.metadata["render_fps"])
-        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:
-            self._renderer.close()
-            self._renderer = None
+        return MapfRenderer(self.params, "rgb_array", self.metadata["render_fps"])

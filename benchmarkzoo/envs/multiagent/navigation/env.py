@@ -2,93 +2,105 @@
 
 from __future__ import annotations
 
-import functools
-import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.config import Check, EnvConfig, arg, checked_value, default_of, integer, number, one_of
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario, UniformGenerator
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/Navigation-v0"
-MO_ENV_ID = "benchmarkzoo/MO-Navigation-v0"
 #: Keys added to every present agent's info on the step its world's episode ends.
 METRIC_KEYS = ("success_rate", "cooperative_success", "collisions")
 
 
-def make_generator(
-    generator: str | Generator, generator_kwargs: dict[str, Any] | None, env_id: str = ENV_ID
-) -> UniformGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a navigation generator."""
-    return resolve_generator(
-        generator,
-        generator_kwargs,
-        UniformGenerator,
-        f"{env_id} needs a navigation generator (e.g. 'navigation/uniform')",
-    )
+#: ``safety_filter``: on, off, or ``None`` (on for unicycle dynamics).
+SAFETY_FILTER = Check(
+    "True, False or None (on for unicycle)", lambda value: value is None or isinstance(value, bool | np.bool_)
+)
 
 
-def _number(env_id: str, name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
-    ok = isinstance(value, int | float | np.number) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or not (low < value if open_low else low <= value) or value > high:
-        bracket = "(" if open_low else "["
-        raise ValueError(f"{env_id}: {name} must be a number in {bracket}{low}, {high}]; got {value!r}.")
-    return float(value)
+class NavigationConfig(EnvConfig):
+    """The arguments of Navigation-v0 (both forms): the robots, their sensing and dynamics, the reward's weights."""
+
+    generator: str | Generator = "navigation/uniform"
+    generator_kwargs: dict[str, Any] | None = None
+    dynamics: str = arg("holonomic", one_of(sim.DYNAMICS))
+    dt: float = arg(0.1, number(0.0, 1.0, open_low=True))
+    max_accel: float = arg(2.0, number(0.0, 100.0, open_low=True))
+    max_speed: float = arg(1.0, number(0.0, 100.0, open_low=True))
+    max_turn_rate: float = arg(2.0, number(0.0, 100.0, open_low=True))
+    goal_radius: float = 0.1  # checked against the generator's arena in sim_params
+    num_neighbours: int = arg(4, integer(0, 64))
+    num_obstacles_seen: int = arg(4, integer(0, 64))
+    safety_filter: bool | None = arg(None, SAFETY_FILTER)
+    safety_gamma: float = arg(0.5, number(0.0, 1.0, open_low=True))
+    progress_reward: float = arg(1.0, number(-1e6, 1e6))
+    goal_reward: float = arg(1.0, number(-1e6, 1e6))
+    collision_penalty: float = arg(0.5, number(-1e6, 1e6))
+
+    generator_type: ClassVar[type] = UniformGenerator
+    generator_needs: ClassVar[str] = "a navigation generator"
+    time_limit: ClassVar[int] = 100
+    agent_prefix: ClassVar[str] = "robot"
+
+    def sim_params(self, generator: UniformGenerator, env_id: str) -> sim.Params:
+        goal_radius = checked_value(
+            env_id, "goal_radius", self.goal_radius, number(0.0, generator.arena_size, open_low=True)
+        )
+        safety = self.dynamics == "unicycle" if self.safety_filter is None else bool(self.safety_filter)
+        return sim.Params(
+            num_agents=generator.num_agents,
+            num_obstacles=generator.num_obstacles,
+            arena_size=generator.arena_size,
+            agent_radius=generator.agent_radius,
+            dynamics=self.dynamics,
+            dt=self.dt,
+            max_accel=self.max_accel,
+            max_speed=self.max_speed,
+            max_turn_rate=self.max_turn_rate,
+            goal_radius=goal_radius,
+            num_neighbours=self.num_neighbours,
+            num_obstacles_seen=self.num_obstacles_seen,
+            safety_filter=safety,
+            safety_gamma=self.safety_gamma,
+            progress_reward=self.progress_reward,
+            goal_reward=self.goal_reward,
+            collision_penalty=self.collision_penalty,
+        )
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> NavigationScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` fits this env (agents, obstacles, arena, radius)."""
+        if (
+            not isinstance(scenario, NavigationScenario)
+            or scenario.num_agents != params.num_agents
+            or scenario.num_obstacles != params.num_obstacles
+            or scenario.arena_size != params.arena_size
+            or scenario.agent_radius != params.agent_radius
+        ):
+            raise ScenarioError(
+                f"{env_id} was made for {params.num_agents} robots of radius {params.agent_radius} and "
+                f"{params.num_obstacles} obstacles in an arena of half-width {params.arena_size}; "
+                f"options['scenario'] is {scenario!r:.80}. Make the env with a generator of that size, or pass a "
+                "matching NavigationScenario."
+            )
+        return scenario
 
 
-def _count(env_id: str, name: str, value: Any, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= high:
-        raise ValueError(f"{env_id}: {name} must be an integer in [0, {high}]; got {value!r}.")
-    return int(value)
+class MONavigationConfig(NavigationConfig):
+    """The arguments of MO-Navigation-v0 (both forms): Navigation-v0's without the reward's weights.
 
+    The objectives are not weighted; the weights keep Navigation-v0's values in ``sim.Params``.
+    """
 
-def build_params(generator: UniformGenerator, env_id: str = ENV_ID, **kwargs: Any) -> sim.Params:
-    """Validate the env arguments shared by the parallel and vector forms (see the env docstring)."""
-    number = functools.partial(_number, env_id)
-    count = functools.partial(_count, env_id)
-    dynamics = kwargs["dynamics"]
-    if dynamics not in sim.DYNAMICS:
-        raise ValueError(f"{env_id}: dynamics must be one of {sim.DYNAMICS}; got {dynamics!r}.")
-    safety = kwargs["safety_filter"]
-    if safety is None:
-        safety = dynamics == "unicycle"
-    if not isinstance(safety, bool | np.bool_):
-        raise ValueError(f"{env_id}: safety_filter must be True, False or None (on for unicycle); got {safety!r}.")
-    return sim.Params(
-        num_agents=generator.num_agents,
-        num_obstacles=generator.num_obstacles,
-        arena_size=generator.arena_size,
-        agent_radius=generator.agent_radius,
-        dynamics=dynamics,
-        dt=number("dt", kwargs["dt"], 0.0, 1.0, open_low=True),
-        max_accel=number("max_accel", kwargs["max_accel"], 0.0, 100.0, open_low=True),
-        max_speed=number("max_speed", kwargs["max_speed"], 0.0, 100.0, open_low=True),
-        max_turn_rate=number("max_turn_rate", kwargs["max_turn_rate"], 0.0, 100.0, open_low=True),
-        goal_radius=number("goal_radius", kwargs["goal_radius"], 0.0, generator.arena_size, open_low=True),
-        num_neighbours=count("num_neighbours", kwargs["num_neighbours"], 64),
-        num_obstacles_seen=count("num_obstacles_seen", kwargs["num_obstacles_seen"], 64),
-        safety_filter=bool(safety),
-        safety_gamma=number("safety_gamma", kwargs["safety_gamma"], 0.0, 1.0, open_low=True),
-        progress_reward=number("progress_reward", kwargs["progress_reward"], -1e6, 1e6),
-        goal_reward=number("goal_reward", kwargs["goal_reward"], -1e6, 1e6),
-        collision_penalty=number("collision_penalty", kwargs["collision_penalty"], -1e6, 1e6),
-    )
-
-
-def check_max_cycles(max_cycles: Any, env_id: str = ENV_ID) -> int:
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
-    return int(max_cycles)
-
-
-def agent_names(num_agents: int) -> list[str]:
-    return [f"robot_{i}" for i in range(num_agents)]
+    progress_reward: ClassVar[float] = default_of(NavigationConfig, "progress_reward")
+    goal_reward: ClassVar[float] = default_of(NavigationConfig, "goal_reward")
+    collision_penalty: ClassVar[float] = default_of(NavigationConfig, "collision_penalty")
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
@@ -96,23 +108,6 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Box]:
     low, high = params.obs_bounds
     observation_space = spaces.Box(low, high, dtype=np.float32)
     return observation_space, spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
-
-
-def check_scenario(scenario: Any, params: sim.Params, env_id: str = ENV_ID) -> NavigationScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` fits this env (agents, obstacles, arena, radius)."""
-    if (
-        not isinstance(scenario, NavigationScenario)
-        or scenario.num_agents != params.num_agents
-        or scenario.num_obstacles != params.num_obstacles
-        or scenario.arena_size != params.arena_size
-        or scenario.agent_radius != params.agent_radius
-    ):
-        raise ScenarioError(
-            f"{env_id} was made for {params.num_agents} robots of radius {params.agent_radius} and "
-            f"{params.num_obstacles} obstacles in an arena of half-width {params.arena_size}; options['scenario'] "
-            f"is {scenario!r:.80}. Make the env with a generator of that size, or pass a matching NavigationScenario."
-        )
-    return scenario
 
 
 class NavigationEnv(ParallelEnvView):
@@ -250,7 +245,6 @@ class NavigationEnv(ParallelEnvView):
     (0.0, False, {'is_success': False, 'collision': False})
     """
 
-    env_id = ENV_ID
     metadata = {
         "name": "navigation_v0",
         "render_modes": ["rgb_array", "human"],
@@ -258,77 +252,26 @@ class NavigationEnv(ParallelEnvView):
         "is_parallelizable": True,
     }
 
-    def __init__(
-        self,
-        generator: str | Generator = "navigation/uniform",
-        generator_kwargs: dict[str, Any] | None = None,
-        dynamics: str = "holonomic",
-        dt: float = 0.1,
-        max_accel: float = 2.0,
-        max_speed: float = 1.0,
-        max_turn_rate: float = 2.0,
-        goal_radius: float = 0.1,
-        num_neighbours: int = 4,
-        num_obstacles_seen: int = 4,
-        safety_filter: bool | None = None,
-        safety_gamma: float = 0.5,
-        progress_reward: float = 1.0,
-        goal_reward: float = 1.0,
-        collision_penalty: float = 0.5,
-        max_cycles: int = 100,
-        render_mode: str | None = None,
-    ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"{self.env_id}: render_mode must be one of {self.metadata['render_modes']} or None; "
-                f"got {render_mode!r}."
-            )
-        self.generator = make_generator(generator, generator_kwargs, self.env_id)
-        self.params = build_params(
-            self.generator,
-            self.env_id,
-            dynamics=dynamics,
-            dt=dt,
-            max_accel=max_accel,
-            max_speed=max_speed,
-            max_turn_rate=max_turn_rate,
-            goal_radius=goal_radius,
-            num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen,
-            safety_filter=safety_filter,
-            safety_gamma=safety_gamma,
-            progress_reward=progress_reward,
-            goal_reward=goal_reward,
-            collision_penalty=collision_penalty,
-        )
-        self.max_cycles = check_max_cycles(max_cycles, self.env_id)
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(self.params.num_agents)
-        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._observation_space, self._action_space = build_spaces(self.params)
-        self.agents: list[str] = []
-        self.num_steps = 0
-        self.sim_state = sim.init_state(self.params, 1)
-        self.scenario: NavigationScenario | None = None
-        self._rng: np.random.Generator | None = None
-        self._actions = np.zeros((1, self.params.num_agents, 2), dtype=np.float32)
-        self._renderer = None
+    config_type = NavigationConfig
+    agent_noun = "robot"
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, lambda s: check_scenario(s, self.params, self.env_id))
-        sim.load(self.sim_state, 0, self.scenario)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        if self.render_mode == "human":
-            self.render()
-        infos = {agent: {"is_success": False, "collision": False} for agent in self.agents}
-        return self._observations(self.agents), infos
+    metric_keys = METRIC_KEYS
+
+    def _episode_metrics(self) -> dict[str, np.ndarray]:
+        return sim.episode_metrics(self.sim_state)
+
+    def _setup(self) -> None:
+        self._observation_space, self._action_space = build_spaces(self.params)
+        self.sim_state = sim.init_state(self.params, 1)
+        self._actions = np.zeros((1, self.params.num_agents, 2), dtype=np.float32)
+
+    def _load(self, scenario: NavigationScenario) -> None:
+        sim.load(self.sim_state, 0, scenario)
+
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: {"is_success": False, "collision": False} for agent in self.agents}
 
     def step(self, actions: dict[str, Any]):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: every robot has finished; call reset() to start a new episode.")
         self._check_agents(actions)
         acting = list(self.agents)
         for agent in acting:
@@ -355,15 +298,7 @@ class NavigationEnv(ParallelEnvView):
             done = bool(arrived[0, i])
             terminations[agent] = done
             infos[agent] = {"is_success": done, "collision": bool(collided[0, i])}
-        truncations = self._end_step(acting, terminations, limit)
-        if not self.agents:
-            metrics = sim.episode_metrics(self.sim_state)
-            summary = {key: metrics[key][0].item() for key in METRIC_KEYS}
-            for agent in acting:
-                infos[agent].update(summary)
-        if self.render_mode == "human":
-            self.render()
-        return observations, out_rewards, terminations, truncations, infos
+        return self._finish_step(acting, observations, out_rewards, terminations, infos, limit)
 
     def _rewards(self, acting: list[str], result: sim.StepResult) -> dict[str, Any]:
         return {agent: float(result.rewards[0, self._index[agent]]) for agent in acting}
@@ -453,42 +388,11 @@ class MONavigationEnv(NavigationEnv):
     ([0.005, -0.125, 0.0], [0.0, 0.0, 0.0])
     """
 
-    env_id = MO_ENV_ID
     metadata = {**NavigationEnv.metadata, "name": "mo_navigation_v0"}
+    config_type = MONavigationConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "navigation/uniform",
-        generator_kwargs: dict[str, Any] | None = None,
-        dynamics: str = "holonomic",
-        dt: float = 0.1,
-        max_accel: float = 2.0,
-        max_speed: float = 1.0,
-        max_turn_rate: float = 2.0,
-        goal_radius: float = 0.1,
-        num_neighbours: int = 4,
-        num_obstacles_seen: int = 4,
-        safety_filter: bool | None = None,
-        safety_gamma: float = 0.5,
-        max_cycles: int = 100,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator,
-            generator_kwargs,
-            dynamics=dynamics,
-            dt=dt,
-            max_accel=max_accel,
-            max_speed=max_speed,
-            max_turn_rate=max_turn_rate,
-            goal_radius=goal_radius,
-            num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen,
-            safety_filter=safety_filter,
-            safety_gamma=safety_gamma,
-            max_cycles=max_cycles,
-            render_mode=render_mode,
-        )
+    def _setup(self) -> None:
+        super()._setup()
         self._reward_space = mo_reward_space(self.params)
         self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute
 

@@ -7,23 +7,15 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.errors import InvalidActionError
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.env import (
-    ENV_ID,
-    MO_ENV_ID,
-    agent_names,
-    build_params,
+    MONavigationConfig,
+    NavigationConfig,
     build_spaces,
-    check_max_cycles,
-    check_scenario,
-    make_generator,
     mo_reward_space,
 )
-from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario
-from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -76,72 +68,14 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 10}
-    env_id = ENV_ID
+    config_type = NavigationConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "navigation/uniform",
-        generator_kwargs: dict[str, Any] | None = None,
-        dynamics: str = "holonomic",
-        dt: float = 0.1,
-        max_accel: float = 2.0,
-        max_speed: float = 1.0,
-        max_turn_rate: float = 2.0,
-        goal_radius: float = 0.1,
-        num_neighbours: int = 4,
-        num_obstacles_seen: int = 4,
-        safety_filter: bool | None = None,
-        safety_gamma: float = 0.5,
-        progress_reward: float = 1.0,
-        goal_reward: float = 1.0,
-        collision_penalty: float = 0.5,
-        max_cycles: int = 100,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        gen = make_generator(generator, generator_kwargs, self.env_id)
-        super().__init__(
-            num_envs,
-            agent_names(gen.num_agents),
-            check_max_cycles(max_cycles, self.env_id),
-            autoreset_mode,
-            render_mode,
-        )
-        self.generator = gen
-        self.params = build_params(
-            gen,
-            self.env_id,
-            dynamics=dynamics,
-            dt=dt,
-            max_accel=max_accel,
-            max_speed=max_speed,
-            max_turn_rate=max_turn_rate,
-            goal_radius=goal_radius,
-            num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen,
-            safety_filter=safety_filter,
-            safety_gamma=safety_gamma,
-            progress_reward=progress_reward,
-            goal_reward=goal_reward,
-            collision_penalty=collision_penalty,
-        )
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        n = self.params.num_agents
-        self.observation_space = batch_space(batch_space(self.single_observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(self.single_action_space, n), self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self.sim_state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[NavigationScenario | None] = [None] * self.num_envs
-        self._renderer = None
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed, self.params, self.env_id)
-        drawn = [fixed if fixed is not None else self.generator(self.world_rng(i)) for i in worlds]
-        for i, scenario in zip(worlds, drawn, strict=True):
-            self.scenarios[i] = scenario
-        sim.load_worlds(self.sim_state, worlds, drawn)
+        sim.load_worlds(self.sim_state, worlds, self._next_scenarios(worlds, options))
         never = np.zeros((self.num_envs, self.num_agents), dtype=bool)
         return {"is_success": never, "collision": never.copy()}
 
@@ -171,20 +105,10 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
     def _end_info(self) -> dict[str, np.ndarray]:
         return sim.episode_metrics(self.sim_state)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
+    def _make_renderer(self):
+        from benchmarkzoo.envs.multiagent.navigation.render import NavigationRenderer
 
-            self._renderer = NavigationRenderer(self.params, "rgb_array", self.metadata["render_fps"])
-        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:
-            self._renderer.close()
-            self._renderer = None
+        return NavigationRenderer(self.params, "rgb_array", self.metadata["render_fps"])
 
 
 class MONavigationVectorEnv(NavigationVectorEnv):
@@ -194,45 +118,10 @@ class MONavigationVectorEnv(NavigationVectorEnv):
     :class:`~benchmarkzoo.envs.multiagent.navigation.env.MONavigationEnv`).
     """
 
-    env_id = MO_ENV_ID
+    config_type = MONavigationConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "navigation/uniform",
-        generator_kwargs: dict[str, Any] | None = None,
-        dynamics: str = "holonomic",
-        dt: float = 0.1,
-        max_accel: float = 2.0,
-        max_speed: float = 1.0,
-        max_turn_rate: float = 2.0,
-        goal_radius: float = 0.1,
-        num_neighbours: int = 4,
-        num_obstacles_seen: int = 4,
-        safety_filter: bool | None = None,
-        safety_gamma: float = 0.5,
-        max_cycles: int = 100,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            dynamics=dynamics,
-            dt=dt,
-            max_accel=max_accel,
-            max_speed=max_speed,
-            max_turn_rate=max_turn_rate,
-            goal_radius=goal_radius,
-            num_neighbours=num_neighbours,
-            num_obstacles_seen=num_obstacles_seen,
-            safety_filter=safety_filter,
-            safety_gamma=safety_gamma,
-            max_cycles=max_cycles,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-        )
+    def _setup(self) -> None:
+        super()._setup()
         self.single_reward_space: spaces.Box = mo_reward_space(self.params)
 
     def _rewards(self, result: sim.StepResult, acting: np.ndarray) -> np.ndarray:

@@ -3,12 +3,13 @@ Gymnasium env) and ``benchmarkzoo/RPSSelfPlay-v0`` (the same game between two le
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
+from benchmarkzoo.core.config import EnvConfig, arg, integer
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.rps import sim
 from benchmarkzoo.envs.multiagent.rps.generator import (
@@ -19,10 +20,8 @@ from benchmarkzoo.envs.multiagent.rps.generator import (
 )
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
-ENV_ID = "benchmarkzoo/RPSPopulation-v0"
-SELF_PLAY_ENV_ID = "benchmarkzoo/RPSSelfPlay-v0"
 ACTION_NAMES = sim.MOVE_NAMES
 #: The self-play agents, in the order of the simulator's player axis.
 AGENTS = ("player_0", "player_1")
@@ -30,69 +29,48 @@ RENDER_MODES = ["rgb_array", "human"]
 RENDER_FPS = 4
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RPSPopulationGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to an RPS population generator."""
-    return resolve_generator(
-        generator,
-        generator_kwargs,
-        RPSPopulationGenerator,
-        f"{ENV_ID} needs an RPS population generator ('rps/population')",
-    )
+class RPSPopulationConfig(EnvConfig):
+    """The arguments of RPSPopulation-v0 (both forms); see :class:`RPSPopulationEnv`."""
+
+    generator: str | Generator = "rps/population"
+    generator_kwargs: dict[str, Any] | None = None
+    history: int = arg(5, integer(1, 64))
+
+    generator_type: ClassVar[type] = RPSPopulationGenerator
+    generator_needs: ClassVar[str] = "an RPS population generator"
+    time_limit: ClassVar[int] = 100
+
+    def sim_params(self, generator: Any, env_id: str) -> sim.Params:
+        return sim.Params(history=self.history)
+
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> RPSScenario:
+        if not isinstance(scenario, RPSScenario):
+            raise ScenarioError(f"{env_id}: options['scenario'] must be an RPSScenario; got {scenario!r:.80}.")
+        return scenario
 
 
-def make_self_play_generator(
-    generator: str | Generator, generator_kwargs: dict[str, Any] | None
-) -> RPSSelfPlayGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to an RPS self-play generator."""
-    from benchmarkzoo.registration import make_generator as lookup  # the registry imports this module's siblings
+class RPSSelfPlayConfig(RPSPopulationConfig):
+    """The arguments of RPSSelfPlay-v0 (both forms): RPSPopulation-v0's, with a self-play generator."""
 
-    if isinstance(generator, str):
-        if generator == "rps/self-play":  # usable before (and without) the catalogue entry
-            gen = RPSSelfPlayGenerator(**(generator_kwargs or {}))
-        else:
-            gen = lookup(generator, generator_kwargs)
-    else:
-        gen = generator
-    if not isinstance(gen, RPSSelfPlayGenerator):
-        raise ScenarioError(f"{SELF_PLAY_ENV_ID} needs an RPS self-play generator ('rps/self-play'); got {gen!r}.")
-    return gen
+    generator: str | Generator = "rps/self-play"
 
+    generator_type: ClassVar[type] = RPSSelfPlayGenerator
+    generator_needs: ClassVar[str] = "an RPS self-play generator"
 
-def build_params(history: int, env_id: str = ENV_ID) -> sim.Params:
-    if isinstance(history, bool) or not isinstance(history, int | np.integer) or not 1 <= history <= 64:
-        raise ValueError(f"{env_id}: history must be an integer in [1, 64]; got {history!r}.")
-    return sim.Params(history=int(history))
+    def possible_agents(self, params: sim.Params) -> list[str]:
+        return list(AGENTS)
 
-
-def check_render_mode(render_mode: Any, modes: list[str], env_id: str) -> str | None:
-    if render_mode is not None and render_mode not in modes:
-        raise ValueError(f"{env_id}: render_mode must be one of {modes} or None; got {render_mode!r}.")
-    return render_mode
-
-
-def check_max_cycles(max_cycles: Any) -> int:
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{SELF_PLAY_ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
-    return int(max_cycles)
+    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> RPSSelfPlayScenario:
+        if not isinstance(scenario, RPSSelfPlayScenario):
+            raise ScenarioError(
+                f"{env_id}: options['scenario'] must be an RPSSelfPlayScenario (e.g. "
+                f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}."
+            )
+        return scenario
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete]:
     return spaces.Box(0.0, 1.0, shape=(params.obs_size,), dtype=np.float32), spaces.Discrete(sim.NUM_MOVES)
-
-
-def check_scenario(scenario: Any) -> RPSScenario:
-    if not isinstance(scenario, RPSScenario):
-        raise ScenarioError(f"{ENV_ID}: options['scenario'] must be an RPSScenario; got {scenario!r:.80}.")
-    return scenario
-
-
-def check_self_play_scenario(scenario: Any) -> RPSSelfPlayScenario:
-    if not isinstance(scenario, RPSSelfPlayScenario):
-        raise ScenarioError(
-            f"{SELF_PLAY_ENV_ID}: options['scenario'] must be an RPSSelfPlayScenario (e.g. "
-            f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}."
-        )
-    return scenario
 
 
 def make_renderer(params: sim.Params, render_mode: str):
@@ -209,26 +187,16 @@ class RPSPopulationEnv(SingleAgentEnvView):
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
-    env_id = ENV_ID
+    config_type = RPSPopulationConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "rps/population",
-        generator_kwargs: dict[str, Any] | None = None,
-        history: int = 5,
-        render_mode: str | None = None,
-    ):
-        super().__init__(make_generator(generator, generator_kwargs), build_params(history), render_mode)
+    def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)
         self.reward_range = (-1.0, 1.0)
         self.state = sim.init_state(self.params, 1)
         self._action = np.zeros(1, dtype=np.int64)
 
-    def _check_scenario(self, scenario: Any) -> RPSScenario:
-        return check_scenario(scenario)
-
     def _draw_scenario(self) -> RPSScenario:
-        return check_scenario(self.generator(self.np_random))
+        return self._check_scenario(self.generator(self.np_random))
 
     def _load(self, scenario: RPSScenario) -> tuple[np.ndarray, dict[str, Any]]:
         self.scenario = scenario
@@ -237,7 +205,7 @@ class RPSPopulationEnv(SingleAgentEnvView):
 
     def _step(self, action: Any):
         if type(action) is not int or not 0 <= action < sim.NUM_MOVES:
-            check_action(ENV_ID, self.action_space, action)
+            check_action(self.env_id, self.action_space, action)
         self._action[0] = int(action)
         bot = sim.bot_moves(self.state)
         reward = sim.play(self.state, self._action, bot)
@@ -353,43 +321,18 @@ class RPSSelfPlayEnv(ParallelEnvView):
         "render_fps": RENDER_FPS,
         "is_parallelizable": True,
     }
-    env_id = SELF_PLAY_ENV_ID
+    config_type = RPSSelfPlayConfig
+    agent_noun = "player"
 
-    def __init__(
-        self,
-        generator: str | Generator = "rps/self-play",
-        generator_kwargs: dict[str, Any] | None = None,
-        history: int = 5,
-        max_cycles: int = 100,
-        render_mode: str | None = None,
-    ):
-        self.scenario = self._rng = self._renderer = None
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"], self.env_id)
-        self.generator = make_self_play_generator(generator, generator_kwargs)
-        self.params = build_params(history, self.env_id)
-        self.max_cycles = check_max_cycles(max_cycles)
-        self.possible_agents = list(AGENTS)
-        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+    def _setup(self) -> None:
         self._observation_space, self._action_space = build_spaces(self.params)
-        self.agents: list[str] = []
-        self.num_steps = 0
         self.sim_state = sim.init_state(self.params, 1)
         self._moves = np.zeros((1, 2), dtype=np.int64)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._next_scenario(seed, options, check_self_play_scenario)
-        sim.load(self.sim_state, 0, self.scenario)
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        if self.render_mode == "human":
-            self.render()
-        return self._observations(), {agent: {} for agent in self.agents}
+    def _load(self, scenario: RPSSelfPlayScenario) -> None:
+        sim.load(self.sim_state, 0, scenario)
 
     def step(self, actions: dict[str, Any]):
-        if self.scenario is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step().")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: the match is over; call reset() to start a new one.")
         check_action_dict(
             self.env_id, actions, self.agents, self._index, "both players move every round: 0 rock, 1 paper, 2 scissors"
         )
@@ -416,7 +359,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def _observations(self) -> dict[str, np.ndarray]:
+    def _observations(self, agents: list[str] | None = None) -> dict[str, np.ndarray]:
         return {agent: sim.observe(self.sim_state, p)[0] for p, agent in enumerate(self.possible_agents)}
 
     def _make_renderer(self):

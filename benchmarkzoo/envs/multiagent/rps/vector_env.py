@@ -7,26 +7,17 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents, check_discrete_batch
 from benchmarkzoo.envs.multiagent.rps import sim
 from benchmarkzoo.envs.multiagent.rps.env import (
-    AGENTS,
-    ENV_ID,
     RENDER_FPS,
-    SELF_PLAY_ENV_ID,
-    build_params,
+    RPSPopulationConfig,
+    RPSSelfPlayConfig,
     build_spaces,
-    check_max_cycles,
-    check_scenario,
-    check_self_play_scenario,
-    make_generator,
     make_renderer,
-    make_self_play_generator,
 )
 from benchmarkzoo.envs.multiagent.rps.generator import RPSScenario, RPSSelfPlayScenario
-from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
@@ -39,37 +30,14 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
-    env_id = ENV_ID
+    config_type = RPSPopulationConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "rps/population",
-        generator_kwargs: dict[str, Any] | None = None,
-        history: int = 5,
-        max_episode_steps: int | None = 100,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(history)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self.state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[RPSScenario | None] = [None] * self.num_envs
-        self._renderer = None
 
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            sim.load(self.state, i, scenario)
-        return {}
+    def _load_world(self, state: sim.State, world: int, scenario: RPSScenario) -> None:
+        sim.load(state, world, scenario)
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_batch(self.env_id, actions, sim.NUM_MOVES, self.num_envs)
@@ -81,18 +49,8 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
     def _observe(self) -> np.ndarray:
         return sim.observe(self.state)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            self._renderer = make_renderer(self.params, "rgb_array")
-        return tuple(self._renderer.draw(self.state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:
-            self._renderer.close()
-            self._renderer = None
+    def _make_renderer(self):
+        return make_renderer(self.params, "rgb_array")
 
 
 class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
@@ -110,37 +68,14 @@ class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
-    env_id = SELF_PLAY_ENV_ID
+    config_type = RPSSelfPlayConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "rps/self-play",
-        generator_kwargs: dict[str, Any] | None = None,
-        history: int = 5,
-        max_cycles: int = 100,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(num_envs, list(AGENTS), check_max_cycles(max_cycles), autoreset_mode, render_mode)
-        self.generator = make_self_play_generator(generator, generator_kwargs)
-        self.params = build_params(history, self.env_id)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        self.observation_space = batch_space(batch_space(self.single_observation_space, 2), self.num_envs)
-        self.action_space = batch_space(batch_space(self.single_action_space, 2), self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self.sim_state = sim.init_state(self.params, self.num_envs)
-        self.scenarios: list[RPSSelfPlayScenario | None] = [None] * self.num_envs
-        self._renderer = None
 
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_self_play_scenario(fixed)
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            sim.load(self.sim_state, i, scenario)
-        return {}
+    def _load_world(self, state: sim.State, world: int, scenario: RPSSelfPlayScenario) -> None:
+        sim.load(state, world, scenario)
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, sim.NUM_MOVES, acting, self.possible_agents)
@@ -158,15 +93,5 @@ class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
         obs[~present] = 0.0
         return obs
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
-        """One ``rgb_array`` frame per world."""
-        if self.render_mode is None:
-            return None
-        if self._renderer is None:
-            self._renderer = make_renderer(self.params, "rgb_array")
-        return tuple(self._renderer.draw(self.sim_state, i) for i in range(self.num_envs))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        if getattr(self, "_renderer", None) is not None:
-            self._renderer.close()
-            self._renderer = None
+    def _make_renderer(self):
+        return make_renderer(self.params, "rgb_array")

@@ -20,11 +20,11 @@ from benchmarkzoo.core.bounds import Objective, Outcome, OutcomeBounds, Range, R
 
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
-    from benchmarkzoo.envs.robotics.panda.env import OBS_BOUND, PandaEnv, build_params
-    from benchmarkzoo.registration import make_generator
+    from benchmarkzoo.envs.robotics.panda.env import OBS_BOUND, PandaConfig, PandaEnv
 
     kw = constructor_kwargs(PandaEnv, kwargs)
-    params = build_params(make_generator(kw["generator"], kw["generator_kwargs"]), kw["reward_type"], kw["control"])
+    config = PandaConfig.from_kwargs(kw).checked("Panda")
+    params = config.sim_params(config.make_generator("Panda"), "Panda")
     threshold = params.distance_threshold
     sparse = kw["reward_type"] == "sparse"
     far = 2.0 * OBS_BOUND * math.sqrt(params.goal_size)  # the largest distance between two clipped goals

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 
+from benchmarkzoo.core.config import EnvConfig, arg, one_of
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.robotics.panda import reward as rewards
@@ -24,47 +25,61 @@ from benchmarkzoo.envs.robotics.panda.generator import (
 )
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
 OBS_BOUND = 10.0  # observations are clipped to [-10, 10], as panda-gym's space says
-
-
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> PandaGenerator:
-    """Resolve the ``generator`` argument (a registered name or an instance) to a Panda generator."""
-    return resolve_generator(
-        generator, generator_kwargs, PandaGenerator, "The Panda envs need a Panda generator (e.g. 'panda/reach')"
-    )
 
 
 CONTROLS = ("ee", "joints")
 
 
-def env_id_of(generator: PandaGenerator, reward_type: str, control: str = "ee") -> str:
-    """The registered id an env over ``generator`` answers to in messages."""
-    joints = "Joints" if control == "joints" else ""
-    return f"benchmarkzoo/Panda{generator.task}{joints}{'-Dense' if reward_type == 'dense' else ''}-v0"
+class PandaConfig(EnvConfig):
+    """The arguments of every Panda env (both forms); see :class:`PandaEnv`."""
 
+    generator: str | Generator = "panda/reach"
+    generator_kwargs: dict[str, Any] | None = None
+    reward_type: str = arg("sparse", one_of(rewards.REWARD_TYPES))
+    control: str = arg("ee", one_of(CONTROLS))
 
-def build_params(generator: PandaGenerator, reward_type: str, control: str = "ee") -> Params:
-    """Validate the env arguments shared by the single and vector forms."""
-    if reward_type not in rewards.REWARD_TYPES:
-        raise ValueError(
-            f"{env_id_of(generator, 'sparse')}: reward_type must be one of {rewards.REWARD_TYPES}; got {reward_type!r}."
+    generator_type: ClassVar[type] = PandaGenerator
+    generator_needs: ClassVar[str] = "a Panda generator"
+    time_limit: ClassVar[int] = 50
+
+    def sim_params(self, generator: PandaGenerator, env_id: str) -> Params:
+        stack = isinstance(generator, StackGenerator)
+        block_gripper = not isinstance(generator, PickAndPlaceGenerator | StackGenerator)
+        return Params(
+            control=self.control,
+            # 10 ms physics steps let closing fingers sink into the cube and squeeze it out; 8 ms hold it.
+            substeps=4 if block_gripper else 5,
+            block_gripper=block_gripper,
+            with_object=isinstance(generator, ObjectGenerator),
+            stack=stack,
+            long_table=isinstance(generator, SlideGenerator),
+            x_range=generator.x_range,
         )
-    if control not in CONTROLS:
-        raise ValueError(f"{env_id_of(generator, reward_type)}: control must be one of {CONTROLS}; got {control!r}.")
-    stack = isinstance(generator, StackGenerator)
-    block_gripper = not isinstance(generator, PickAndPlaceGenerator | StackGenerator)
-    return Params(
-        control=control,
-        # 10 ms physics steps let closing fingers sink into the cube and squeeze it out; 8 ms hold it.
-        substeps=4 if block_gripper else 5,
-        block_gripper=block_gripper,
-        with_object=isinstance(generator, ObjectGenerator),
-        stack=stack,
-        long_table=isinstance(generator, SlideGenerator),
-        x_range=generator.x_range,
-    )
+
+    def check_scenario(
+        self, scenario: Any, generator: Any, params: Params, env_id: str
+    ) -> ReachScenario | ObjectScenario:
+        """Raise :class:`ScenarioError` unless ``scenario`` fits this env and lies in the workspace."""
+        expected = StackScenario if params.stack else ObjectScenario if params.with_object else ReachScenario
+        if not isinstance(scenario, expected) or (not params.stack and isinstance(scenario, StackScenario)):
+            raise ScenarioError(f"{env_id}: options['scenario'] must be a {expected.__name__}; got {scenario!r:.80}.")
+        x, y, z = scenario.goal
+        points = [("goal", x, y, z)]
+        if params.with_object:
+            points.append(("object_xy", *scenario.object_xy, 0.0))
+        if params.stack:
+            points.append(("second_xy", *scenario.second_xy, 0.0))
+        x_low, x_high = params.x_range
+        for name, x, y, z in points:
+            if not x_low <= x <= x_high or abs(y) > WORKSPACE_HALF_WIDTH or not 0.0 <= z <= WORKSPACE_HEIGHT:
+                raise ScenarioError(
+                    f"{env_id}: the scenario's {name} {(x, y, z)} lies outside the workspace {x_low} <= x <= "
+                    f"{x_high}, |y| <= {WORKSPACE_HALF_WIDTH}, 0 <= z <= {WORKSPACE_HEIGHT}."
+                )
+        return scenario
 
 
 def build_spaces(params: Params) -> tuple[spaces.Dict, spaces.Box]:
@@ -81,27 +96,6 @@ def build_spaces(params: Params) -> tuple[spaces.Dict, spaces.Box]:
         }
     )
     return observation_space, spaces.Box(-1.0, 1.0, shape=(params.action_size,), dtype=np.float32)
-
-
-def check_scenario(scenario: Any, params: Params, env_id: str) -> ReachScenario | ObjectScenario:
-    """Raise :class:`ScenarioError` unless ``scenario`` fits this env and lies in the workspace."""
-    expected = StackScenario if params.stack else ObjectScenario if params.with_object else ReachScenario
-    if not isinstance(scenario, expected) or (not params.stack and isinstance(scenario, StackScenario)):
-        raise ScenarioError(f"{env_id}: options['scenario'] must be a {expected.__name__}; got {scenario!r:.80}.")
-    x, y, z = scenario.goal
-    points = [("goal", x, y, z)]
-    if params.with_object:
-        points.append(("object_xy", *scenario.object_xy, 0.0))
-    if params.stack:
-        points.append(("second_xy", *scenario.second_xy, 0.0))
-    x_low, x_high = params.x_range
-    for name, x, y, z in points:
-        if not x_low <= x <= x_high or abs(y) > WORKSPACE_HALF_WIDTH or not 0.0 <= z <= WORKSPACE_HEIGHT:
-            raise ScenarioError(
-                f"{env_id}: the scenario's {name} {(x, y, z)} lies outside the workspace {x_low} <= x <= {x_high}, "
-                f"|y| <= {WORKSPACE_HALF_WIDTH}, 0 <= z <= {WORKSPACE_HEIGHT}."
-            )
-    return scenario
 
 
 def observe(world: PandaWorld) -> dict[str, np.ndarray]:
@@ -311,18 +305,10 @@ class PandaEnv(SingleAgentEnvView):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 25}
 
-    def __init__(
-        self,
-        generator: str | Generator = "panda/reach",
-        generator_kwargs: dict[str, Any] | None = None,
-        reward_type: str = "sparse",
-        render_mode: str | None = None,
-        control: str = "ee",
-    ):
-        generator = make_generator(generator, generator_kwargs)
-        params = build_params(generator, reward_type, control)
-        super().__init__(generator, params, render_mode, env_id_of(generator, reward_type, control))
-        self.reward_type = reward_type
+    config_type = PandaConfig
+
+    def _setup(self) -> None:
+        self.reward_type = self.config.reward_type
         self.observation_space, self.action_space = build_spaces(self.params)
         self._world: PandaWorld | None = PandaWorld(self.params)
         self._actions: list[np.ndarray] = []  # this episode's actions, so a pickled copy can replay it
@@ -333,9 +319,6 @@ class PandaEnv(SingleAgentEnvView):
         if self._world is None:
             self._refuse_closed("world")
         return self._world
-
-    def _check_scenario(self, scenario: Any) -> ReachScenario | ObjectScenario:
-        return check_scenario(scenario, self.params, self.env_id)
 
     def _load(self, scenario: ReachScenario | ObjectScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         self.scenario = scenario

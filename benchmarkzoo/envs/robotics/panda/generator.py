@@ -224,19 +224,13 @@ class SlideGenerator(ObjectGenerator):
 
     def __init__(
         self,
-        object_xy_range: float = 0.3,
-        goal_xy_range: float = 0.3,
-        min_goal_distance: float = 0.1,
-        object_size: tuple[float, float] = (0.035, 0.045),
-        object_mass: tuple[float, float] = (0.5, 1.5),
-        object_friction: tuple[float, float] = (0.035, 0.045),
-        object_yaw: float = 0.0,
         goal_x_offset: float = 0.4,
+        object_friction: tuple[float, float] = (0.035, 0.045),
+        **kwargs: Any,
     ):
         self.goal_x_offset = self._check_float_range("goal_x_offset", goal_x_offset, 0.0, 0.45)
-        super().__init__(
-            object_xy_range, goal_xy_range, min_goal_distance, object_size, object_mass, object_friction, object_yaw
-        )
+        super().__init__(object_friction=object_friction, **kwargs)
+        goal_xy_range = self.goal_xy_range
         if goal_x_offset + goal_xy_range / 2 > self.x_range[1] + 1e-9:
             raise GeneratorArgumentError(
                 f"goal_x_offset + goal_xy_range / 2 must be at most {self.x_range[1]} m (the table's usable end); "
@@ -255,21 +249,8 @@ class PickAndPlaceGenerator(ObjectGenerator):
 
     task = "PickAndPlace"
 
-    def __init__(
-        self,
-        object_xy_range: float = 0.3,
-        goal_xy_range: float = 0.3,
-        min_goal_distance: float = 0.1,
-        object_size: tuple[float, float] = (0.035, 0.045),
-        object_mass: tuple[float, float] = (0.5, 1.5),
-        object_friction: tuple[float, float] = (0.4, 0.6),
-        object_yaw: float = 0.0,
-        goal_z_range: tuple[float, float] = (0.0, 0.2),
-        goal_on_table: float = 0.3,
-    ):
-        super().__init__(
-            object_xy_range, goal_xy_range, min_goal_distance, object_size, object_mass, object_friction, object_yaw
-        )
+    def __init__(self, goal_z_range: tuple[float, float] = (0.0, 0.2), goal_on_table: float = 0.3, **kwargs: Any):
+        super().__init__(**kwargs)
         self.goal_z_range = _check_range("goal_z_range", goal_z_range, 0.0, WORKSPACE_HEIGHT - 0.1)
         self.goal_on_table = self._check_float_range("goal_on_table", goal_on_table, 0.0, 1.0)
 
@@ -292,24 +273,12 @@ class StackGenerator(ObjectGenerator):
     scenario_type = StackScenario
     task = "Stack"
 
-    def __init__(
-        self,
-        object_xy_range: float = 0.3,
-        goal_xy_range: float = 0.3,
-        min_goal_distance: float = 0.1,
-        object_size: tuple[float, float] = (0.035, 0.045),
-        object_mass: tuple[float, float] = (0.5, 1.5),
-        object_friction: tuple[float, float] = (0.4, 0.6),
-        object_yaw: float = 0.0,
-        separation: float = 0.08,
-    ):
-        super().__init__(
-            object_xy_range, goal_xy_range, min_goal_distance, object_size, object_mass, object_friction, object_yaw
-        )
+    def __init__(self, separation: float = 0.08, **kwargs: Any):
+        super().__init__(**kwargs)
         self.separation = self._check_float_range("separation", separation, 0.07, 0.15)
         if self.separation >= self.object_xy_range:
             raise GeneratorArgumentError(
-                f"separation {separation} needs object_xy_range above it; got object_xy_range {object_xy_range}."
+                f"separation {separation} needs object_xy_range above it; got object_xy_range {self.object_xy_range}."
             )
 
     def __call__(self, rng: np.random.Generator) -> StackScenario:

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
+from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.spaces import check_box_batch
-from benchmarkzoo.envs.robotics.panda.env import (
-    build_params,
-    build_spaces,
-    check_scenario,
-    env_id_of,
-    goal_reward,
-    make_generator,
-    observe,
-    score,
-)
-from benchmarkzoo.envs.robotics.panda.generator import ObjectScenario, ReachScenario
+from benchmarkzoo.envs.robotics.panda.env import PandaConfig, build_spaces, goal_reward, observe, score
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld
 from benchmarkzoo.envs.robotics.panda.workers import WorkerPool
-from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
 
 
@@ -54,29 +44,18 @@ class PandaVectorEnv(NativeVectorEnv):
         "render_fps": 25,
     }
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "panda/reach",
-        generator_kwargs: dict[str, Any] | None = None,
-        reward_type: str = "sparse",
-        max_episode_steps: int | None = 50,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-        control: str = "ee",
-        num_workers: int | None = None,
-    ):
-        super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self.generator = make_generator(generator, generator_kwargs)
-        self.params = build_params(self.generator, reward_type, control)
-        self.reward_type = reward_type
-        self.env_id = env_id_of(self.generator, reward_type, control)
-        self.single_observation_space, self.single_action_space = build_spaces(self.params)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.scenarios: list[ReachScenario | ObjectScenario | None] = [None] * self.num_envs
+    config_type = PandaConfig
+
+    @classmethod
+    def _trailing_parameters(cls) -> tuple[inspect.Parameter, ...]:
+        return (*super()._trailing_parameters(), keyword("num_workers", None, "int | None"))
+
+    def _setup(self) -> None:
+        self.reward_type = self.config.reward_type
+        self._set_spaces(*build_spaces(self.params))
         self.worlds: list[PandaWorld] = []
         self.pool: WorkerPool | None = None
+        num_workers = self.base_arguments["num_workers"]
         if num_workers is not None:
             self.pool = WorkerPool(self.params, self.num_envs, num_workers, label=self.env_id)
         else:
@@ -90,11 +69,8 @@ class PandaVectorEnv(NativeVectorEnv):
         self._success = np.zeros(self.num_envs, dtype=bool)
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        if fixed is not None:
-            check_scenario(fixed, self.params, self.env_id)
+        self._next_scenarios(worlds, options)
         for i in worlds:
-            self.scenarios[i] = fixed if fixed is not None else self.generator(self.world_rng(i))
             if self.pool is None:
                 self.worlds[i].load(self.scenarios[i])
                 self._obs[i] = observe(self.worlds[i])

@@ -1,0 +1,85 @@
+"""Which registered id an env view names in its messages: the registry's, never a constant of its own.
+
+An env made by ``gym.make``, ``gym.make_vec``, ``benchmarkzoo.make_parallel`` or ``make_vec`` is
+given its spec right after construction (Gymnasium sets ``env.unwrapped.spec``; our parallel
+makers do the same), and :class:`SpecNamed`'s ``spec`` setter renames the env after it. During
+construction, and for an env constructed directly, the name comes from :func:`registered_id`:
+the spec whose entry point is the view's class and whose kwargs this configuration satisfies
+(``PandaEnv(ReachGenerator(), reward_type="dense")`` is ``benchmarkzoo/PandaReach-Dense-v0``),
+else the spec that differs from it only in the generator's kwargs, else the class's first
+registered spec (by id), else the class's own ``env_id`` attribute (a view that
+is not registered: a test's toy, a third party's draft).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from benchmarkzoo.core.scenario import canonical_json
+
+
+class SpecNamed:
+    """Mixin of the view bases: a ``spec`` attribute whose assignment sets :attr:`env_id` to ``spec.id``."""
+
+    env_id: str = "benchmarkzoo"
+    _spec: Any = None
+
+    @property
+    def spec(self) -> Any:
+        """The spec the env was made under (Gymnasium's ``EnvSpec`` or the registry's), or ``None``."""
+        return self._spec
+
+    @spec.setter
+    def spec(self, value: Any) -> None:
+        self._spec = value
+        if value is not None and getattr(value, "id", None):
+            self.env_id = value.id
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON (a tuple argument matches the list a spec holds); values JSON cannot hold compare with ``==``."""
+    try:
+        return canonical_json(a) == canonical_json(b)
+    except (TypeError, ValueError):
+        return a == b
+
+
+def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool) -> bool:
+    from benchmarkzoo.core.errors import UnknownGeneratorError
+    from benchmarkzoo.registration import generator_name
+
+    for f in dataclasses.fields(config):
+        if f.name == "generator":
+            if "generator" not in kwargs:
+                continue
+            try:
+                if generator_name(generator) != kwargs["generator"]:
+                    return False
+            except UnknownGeneratorError:
+                return False
+        elif f.name == "generator_kwargs":  # the instance's kwargs include every key the spec names
+            if not strict:
+                continue
+            own = generator.kwargs
+            if any(key not in own or not _same(own[key], value) for key, value in (kwargs.get(f.name) or {}).items()):
+                return False
+        elif not _same(getattr(config, f.name), kwargs.get(f.name, f.default)):
+            return False
+    return True
+
+
+def registered_id(cls: type, config: Any = None, generator: Any = None) -> str:
+    """The id an instance of ``cls`` made with ``config`` and ``generator`` names (see the module docstring)."""
+    from benchmarkzoo.registration import list_envs
+
+    target = f"{cls.__module__}:{cls.__qualname__}"
+    candidates = [s for s in list_envs() if target in (s.entry_point, s.vector_entry_point)]
+    if not candidates:
+        return cls.env_id
+    if config is not None and generator is not None:
+        for strict in (True, False):  # then a generator of the spec's kind with other sizes
+            for spec in candidates:
+                if _matches(spec.kwargs, config, generator, strict):
+                    return spec.id
+    return candidates[0].id
