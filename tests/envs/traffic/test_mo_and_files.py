@@ -89,7 +89,7 @@ def test_emission_accounting_does_not_change_the_trajectory():
 
 
 def test_mo_check_env(mo_short_id):
-    check_env(lambda: gym.make(mo_short_id, disable_env_checker=True), seed=0, steps=60)
+    check_env(lambda: gym.make(mo_short_id, disable_env_checker=True), seed=0, steps=60, strict=True)
 
 
 def test_mo_native_vector_matches_mo_sync(mo_short_id):
