@@ -126,21 +126,26 @@ def _check_determinism(env_fn: Callable[[], Any], seed: int, steps: int) -> None
         ]
         for index, label in enumerate(_OUTPUTS):
             assert_same(results[0][index], results[1][index], f"{name} step {t} (episode {episode}): {label}")
-        for agent, observation in results[0][0].items():
-            if not first.observation_space(agent).contains(observation):
-                raise AssertionError(
-                    f"{name} step {t}: {agent}'s observation is outside its observation_space: {observation!r:.200}"
-                )
-        if hasattr(first, "reward_space"):
-            for agent, reward in results[0][1].items():
-                if not first.reward_space(agent).contains(reward):
-                    raise AssertionError(f"{name} step {t}: {agent}'s reward {reward!r} is outside its reward_space")
+        _check_in_spaces(first, f"{name} step {t}", results[0][0], results[0][1])
         if not first.agents:
             episode += 1
             outputs = [snapshot(env.reset()) for env in (first, second)]
             assert_same(outputs[0], outputs[1], f"{name} reset after step {t} (episode {episode})")
     first.close()
     second.close()
+
+
+def _check_in_spaces(env: Any, where: str, observations: dict[str, Any], rewards: dict[str, Any]) -> None:
+    """Every agent's observation in its ``observation_space`` and, for ``moma`` envs, reward in its ``reward_space``."""
+    for agent, observation in observations.items():
+        if agent in env.possible_agents and not env.observation_space(agent).contains(observation):
+            raise AssertionError(
+                f"{where}: {agent}'s observation is outside its observation_space: {observation!r:.200}"
+            )
+    if hasattr(env, "reward_space"):
+        for agent, reward in rewards.items():
+            if not env.reward_space(agent).contains(reward):
+                raise AssertionError(f"{where}: {agent}'s reward {reward!r} is outside its reward_space")
 
 
 def _check_refusals(env_fn: Callable[[], Any], seed: int) -> None:
