@@ -70,10 +70,12 @@ def test_registry_is_not_empty():
 def test_api_and_determinism(env_spec: EnvSpec):
     require_extras(env_spec)
     if env_spec.kind in SINGLE_KINDS:
-        check_env(env_spec.id, seed=0, steps=steps_for(env_spec))
+        check_env(env_spec.id, seed=0, steps=steps_for(env_spec), strict=True)
     else:
         steps, kwargs = short_episodes(env_spec)
-        check_parallel_env(lambda: benchmarkzoo.make_parallel(env_spec.id, **kwargs), seed=0, steps=steps or 500)
+        check_parallel_env(
+            lambda: benchmarkzoo.make_parallel(env_spec.id, **kwargs), seed=0, steps=steps or 500, strict=True
+        )
 
 
 @by_id(SPECS)
@@ -82,7 +84,7 @@ def test_pickle(env_spec: EnvSpec):
     env = make_one(env_spec)
     steps, _ = short_episodes(env_spec)
     try:
-        check_pickle(env, seed=0, steps_after=steps or 300)
+        check_pickle(env, seed=0, steps_after=steps or 300, strict=True)
     finally:
         env.close()
 

@@ -25,22 +25,10 @@ def assert_same(expected: Any, actual: Any, where: str) -> None:
         where: a path for the message, e.g. ``"step 17: info['final_obs'][3]"``.
     """
     if isinstance(expected, dict) or isinstance(actual, dict):
-        if not (isinstance(expected, dict) and isinstance(actual, dict)):
-            raise AssertionError(f"{where}: expected a {type(expected).__name__}, got a {type(actual).__name__}")
-        if set(expected) != set(actual):
-            only_e = ", ".join(sorted(map(repr, set(expected) - set(actual))))
-            only_a = ", ".join(sorted(map(repr, set(actual) - set(expected))))
-            raise AssertionError(f"{where}: keys differ; only in expected [{only_e}], only in actual [{only_a}]")
-        for key in expected:
-            assert_same(expected[key], actual[key], f"{where}[{key!r}]")
+        _assert_same_dict(expected, actual, where)
         return
     if isinstance(expected, tuple | list) or isinstance(actual, tuple | list):
-        if type(expected) is not type(actual):
-            raise AssertionError(f"{where}: expected a {type(expected).__name__}, got a {type(actual).__name__}")
-        if len(expected) != len(actual):
-            raise AssertionError(f"{where}: lengths differ, {len(expected)} != {len(actual)}")
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            assert_same(e, a, f"{where}[{i}]")
+        _assert_same_sequence(expected, actual, where)
         return
     if isinstance(expected, np.ndarray) or isinstance(actual, np.ndarray):
         _assert_same_array(expected, actual, where)
@@ -53,6 +41,26 @@ def assert_same(expected: Any, actual: Any, where: str) -> None:
         return
     if expected != actual:
         raise AssertionError(f"{where}: {expected!r} != {actual!r}")
+
+
+def _assert_same_dict(expected: Any, actual: Any, where: str) -> None:
+    if not (isinstance(expected, dict) and isinstance(actual, dict)):
+        raise AssertionError(f"{where}: expected a {type(expected).__name__}, got a {type(actual).__name__}")
+    if set(expected) != set(actual):
+        only_e = ", ".join(sorted(map(repr, set(expected) - set(actual))))
+        only_a = ", ".join(sorted(map(repr, set(actual) - set(expected))))
+        raise AssertionError(f"{where}: keys differ; only in expected [{only_e}], only in actual [{only_a}]")
+    for key in expected:
+        assert_same(expected[key], actual[key], f"{where}[{key!r}]")
+
+
+def _assert_same_sequence(expected: Any, actual: Any, where: str) -> None:
+    if type(expected) is not type(actual):
+        raise AssertionError(f"{where}: expected a {type(expected).__name__}, got a {type(actual).__name__}")
+    if len(expected) != len(actual):
+        raise AssertionError(f"{where}: lengths differ, {len(expected)} != {len(actual)}")
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        assert_same(e, a, f"{where}[{i}]")
 
 
 def _assert_same_array(expected: Any, actual: Any, where: str) -> None:

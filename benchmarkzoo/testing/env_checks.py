@@ -1,7 +1,8 @@
-"""``check_env``: Gymnasium's checker, multi-step determinism, vector rewards and invalid actions."""
+"""``check_env``: Gymnasium's checker, multi-step determinism, vector rewards; in strict mode, refusals."""
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from benchmarkzoo.core.errors import InvalidActionError
 from benchmarkzoo.testing._actions import draw_actions, invalid_actions
 from benchmarkzoo.testing._compare import assert_same, snapshot
+from benchmarkzoo.testing._refusals import check_misuse, expect_refusal
 
 #: The one passive-checker warning a multi-objective env must trigger: its reward is a vector.
 _SCALAR_REWARD_WARNING = re.compile(r"The reward returned by `step\(\)` must be a float")
@@ -22,9 +24,7 @@ _SCALAR_REWARD_WARNING = re.compile(r"The reward returned by `step\(\)` must be 
 def _env_factory(env_or_id: str | gym.Env | Callable[[], gym.Env], **make_kwargs: Any) -> Callable[[], gym.Env]:
     """A function that makes fresh, identical envs from an id, a factory, or an env made by ``gym.make``."""
     if isinstance(env_or_id, str):
-        from benchmarkzoo.registration import make
-
-        return lambda: make(env_or_id, **make_kwargs)
+        return _id_factory(env_or_id, make_kwargs)
     if isinstance(env_or_id, gym.Env):
         env_spec = env_or_id.spec
         if env_spec is None:
@@ -36,6 +36,19 @@ def _env_factory(env_or_id: str | gym.Env | Callable[[], gym.Env], **make_kwargs
     if callable(env_or_id):
         return env_or_id
     raise TypeError(f"check_env takes an env id, a gymnasium.Env or an env factory; got {env_or_id!r}.")
+
+
+def _id_factory(env_id: str, make_kwargs: dict[str, Any]) -> Callable[[], gym.Env]:
+    """benchmarkzoo's ``make`` for its own ids (it names a missing extra), else ``gymnasium.make``."""
+    from benchmarkzoo.core.errors import UnknownEnvError
+    from benchmarkzoo.registration import make, spec
+
+    try:
+        spec(env_id)
+    except UnknownEnvError:
+        gym.spec(env_id)  # an id neither registry knows fails here, with Gymnasium's suggestions
+        return lambda: gym.make(env_id, **make_kwargs)
+    return lambda: make(env_id, **make_kwargs)
 
 
 def _is_multi_objective(env: gym.Env) -> bool:
@@ -51,28 +64,42 @@ def check_env(
     seed: int = 0,
     steps: int = 1000,
     *,
-    strict_warnings: bool = True,
+    strict: bool = False,
+    strict_warnings: bool | None = None,
     **make_kwargs: Any,
 ) -> None:
-    """Check a single-agent or multi-objective env against the Gymnasium API and benchmarkzoo's contracts.
+    """Check a single-agent or multi-objective env against the Gymnasium API and exact determinism.
+
+    Always (any well-behaved Gymnasium env passes, e.g. ``CartPole-v1``):
 
     1. ``gymnasium.utils.env_checker.check_env`` on the unwrapped env (render checks only when
-       a ``render_mode`` is given). For a multi-objective env only the passive checker's
-       "reward must be a scalar" warning is silenced; every other check still runs.
+       a ``render_mode`` is given). Its warnings are passed on as warnings. For a
+       multi-objective env the passive checker's "reward must be a scalar" warning is dropped.
     2. Determinism: two fresh envs, ``reset(seed=seed)``, the same pre-drawn actions for
        ``steps`` steps, with unseeded resets after each episode end; every output (observation,
-       reward, terminated, truncated, info) is deep-copied and compared exactly.
+       reward, terminated, truncated, info) is deep-copied and compared exactly, and every
+       observation must lie in ``observation_space``.
     3. Multi-objective: every reward is a numpy array inside ``env.unwrapped.reward_space``.
-    4. Invalid actions (out of range, wrong dtype or shape, NaN, ``None``) raise
+
+    With ``strict=True``, benchmarkzoo's own contracts too:
+
+    4. Gymnasium's warnings (infinite or asymmetric bounds among them) are failures.
+    5. Invalid actions (out of range, wrong dtype or shape, NaN, ``None``) raise
        :class:`~benchmarkzoo.core.errors.InvalidActionError` naming the env id, and the env
        still steps normally afterwards.
+    6. Misuse is refused with benchmarkzoo's errors naming the env id: ``step`` before ``reset``
+       (``ResetNeededError``), a negative seed (``InvalidSeedError``), a misspelt option
+       (``UnknownOptionError``), ``step``/``reset`` after ``close`` (``ClosedEnvError``); and
+       ``reset(options={"scenario": s})`` plays ``s``, the :class:`~benchmarkzoo.core.scenario.Scenario`
+       that ``env.unwrapped.scenario`` holds.
 
     Args:
-        env_or_id: a registered id, an env made by ``gym.make`` (fresh copies come from its
-            spec), or a zero-argument function returning a new env.
+        env_or_id: a registered id (benchmarkzoo's or Gymnasium's), an env made by ``gym.make``
+            (fresh copies come from its spec), or a zero-argument function returning a new env.
         seed: the reset seed and the action-sampling seed.
         steps: steps of the determinism rollout (several episodes, for a short time limit).
-        strict_warnings: turn warnings raised by Gymnasium's checker into failures.
+        strict: also check benchmarkzoo's contracts (4 to 6 above).
+        strict_warnings: turn Gymnasium's warnings into failures; ``None`` follows ``strict``.
         **make_kwargs: passed to ``make`` when ``env_or_id`` is an id or an env (e.g. ``render_mode``).
 
     Raises:
@@ -81,26 +108,48 @@ def check_env(
     make_env = _env_factory(env_or_id, **make_kwargs)
     env = make_env()
     try:
-        _check_gymnasium_api(env, strict_warnings)
+        _check_gymnasium_api(env, strict if strict_warnings is None else strict_warnings)
     finally:
         env.close()
     _check_determinism(make_env, seed, steps)
-    _check_invalid_actions(make_env, seed)
+    if strict:
+        _check_invalid_actions(make_env, seed)
+        _check_refusals(make_env, seed)
+
+
+def _check_refusals(make_env: Callable[[], gym.Env], seed: int) -> None:
+    env = make_env()
+    name = _env_name(env)
+    try:  # on the unwrapped env: Gymnasium's OrderEnforcing wrapper would refuse a step before reset itself
+        check_misuse(env.unwrapped, name or str(env), draw_actions(env.action_space, seed, 1)[0], seed, env_id=name)
+    except BaseException:
+        env.close()
+        raise
 
 
 def _check_gymnasium_api(env: gym.Env, strict_warnings: bool) -> None:
     multi_objective = _is_multi_objective(env)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        gymnasium_check_env(env.unwrapped, skip_render_check=env.unwrapped.render_mode is None)
+        try:
+            gymnasium_check_env(env.unwrapped, skip_render_check=env.unwrapped.render_mode is None)
+        except Exception as error:  # e.g. the ValueError of unpacking Gym's old 4-tuple step
+            raise AssertionError(
+                f"gymnasium's env checker failed on {_env_name(env) or env}: {type(error).__name__}: {error}"
+            ) from error
     problems = [
-        str(w.message)
+        w
         for w in caught
         if not (multi_objective and _SCALAR_REWARD_WARNING.search(str(w.message)))
         and issubclass(w.category, UserWarning)
     ]
     if strict_warnings and problems:
-        raise AssertionError(f"gymnasium's env checker warned about {_env_name(env) or env}: " + " | ".join(problems))
+        raise AssertionError(
+            f"gymnasium's env checker warned about {_env_name(env) or env}: "
+            + " | ".join(str(w.message) for w in problems)
+        )
+    for w in problems:  # outside strict mode they stay what Gymnasium made them: warnings
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def _check_determinism(make_env: Callable[[], gym.Env], seed: int, steps: int) -> None:
@@ -146,22 +195,13 @@ def _check_invalid_actions(make_env: Callable[[], gym.Env], seed: int) -> None:
         valid = draw_actions(env.action_space, seed, 1)[0]
         env.reset(seed=seed)
         for label, action in invalid_actions(env.action_space):
-            try:
-                env.step(action)
-            except InvalidActionError as error:
-                if name is not None and name not in str(error):
-                    raise AssertionError(
-                        f"{name}: the InvalidActionError for action {label} does not name the env: {error}"
-                    ) from error
-            except Exception as error:
-                raise AssertionError(
-                    f"{name or env}: action {label} raised {type(error).__name__} ({error}) "
-                    "instead of InvalidActionError"
-                ) from error
-            else:
-                raise AssertionError(
-                    f"{name or env}: action {label} ({action!r:.80}) was accepted; expected InvalidActionError"
-                )
+            expect_refusal(
+                name or str(env),
+                f"action {label} ({action!r:.80})",
+                InvalidActionError,
+                functools.partial(env.step, action),
+                names=name,
+            )
         env.step(valid)  # refusing an action must leave the env usable
     finally:
         env.close()

@@ -37,6 +37,7 @@ def test_assert_same_names_the_path_and_index():
 
 def test_check_env_passes_a_correct_env():
     check_env(lambda: CounterEnv(), steps=100)
+    check_env(lambda: CounterEnv(), steps=100, strict=True)
 
 
 def test_check_env_catches_nondeterminism_after_the_first_step():
@@ -46,8 +47,9 @@ def test_check_env_catches_nondeterminism_after_the_first_step():
 
 
 def test_check_env_catches_accepted_invalid_actions():
+    check_env(lambda: CounterEnv(accept_anything=True), steps=10)  # Gymnasium asks no refusal: a strict-mode check
     with pytest.raises(AssertionError, match=r"CounterEnv instance>: action None \(None\) was accepted; expected Inv"):
-        check_env(lambda: CounterEnv(accept_anything=True), steps=10)
+        check_env(lambda: CounterEnv(accept_anything=True), steps=10, strict=True)
 
 
 def test_check_env_is_multi_objective_aware():
@@ -59,7 +61,7 @@ def test_check_env_is_multi_objective_aware():
 
 
 def test_check_env_accepts_an_env_made_by_gym_make():
-    check_env(gym.make("benchmarkzoo/Maze-v0"), steps=50)
+    check_env(gym.make("benchmarkzoo/Maze-v0"), steps=50, strict=True)
 
 
 # ---- check_parallel_env -------------------------------------------------------------------------
@@ -67,15 +69,17 @@ def test_check_env_accepts_an_env_made_by_gym_make():
 
 def test_check_parallel_env_passes_the_toy_env():
     check_parallel_env(lambda: LineParallelEnv(), steps=200)
+    check_parallel_env(lambda: LineParallelEnv(), steps=200, strict=True)
 
 
 def test_check_parallel_env_catches_accepted_invalid_actions():
+    check_parallel_env(lambda: LineParallelEnv(skip_action_check=True), steps=50)  # a strict-mode check
     with pytest.raises(AssertionError, match=r"agent 'walker_0' sending None raised TypeError.*expected InvalidAction"):
-        check_parallel_env(lambda: LineParallelEnv(skip_action_check=True), steps=50)
+        check_parallel_env(lambda: LineParallelEnv(skip_action_check=True), steps=50, strict=True)
 
 
 def test_check_pickle_on_a_parallel_env():
-    check_pickle(LineParallelEnv(), steps_after=100)
+    check_pickle(LineParallelEnv(), steps_after=100, strict=True)
 
 
 # ---- check_pickle -------------------------------------------------------------------------------
@@ -90,10 +94,26 @@ class ForgetfulEnv(CounterEnv):
         return state
 
 
+class AmnesiacEnv(CounterEnv):
+    """Pickles as a default CounterEnv: its copies lose the constructor argument ``objectives``."""
+
+    def __reduce__(self):
+        return CounterEnv, ()
+
+
 def test_check_pickle_catches_lost_random_state():
-    check_pickle(CounterEnv())
+    check_pickle(CounterEnv(), strict=True)
+    check_pickle(ForgetfulEnv())  # a seeded reset heals it: only strict mode wants the episode to travel
     with pytest.raises(AssertionError, match="after a pickle round trip, step 0"):
-        check_pickle(ForgetfulEnv())
+        check_pickle(ForgetfulEnv(), strict=True)
+
+
+def test_check_pickle_catches_a_copy_that_is_another_env():
+    check_pickle(CounterEnv(objectives=2))
+    with pytest.raises(
+        AssertionError, match=r"after a pickle round trip, step 0\[1\]: expected a ndarray, got a float"
+    ):
+        check_pickle(AmnesiacEnv(objectives=2))
 
 
 # ---- check_vector_matches_single ----------------------------------------------------------------

@@ -141,8 +141,8 @@ def test_wrapped_env_passes_the_parallel_checks(spec):
     wrapped = make()
     assert not hasattr(wrapped, "reward_space")  # scalar rewards: the vector space is not advertised
     assert wrapped.env.reward_space(wrapped.possible_agents[0]).shape == weights.shape
-    check_parallel_env(make, seed=2, steps=200)
-    check_pickle(make(), seed=0, steps_before=5, steps_after=100)
+    check_parallel_env(make, seed=2, steps=200, strict=True)
+    check_pickle(make(), seed=0, steps_before=5, steps_after=100, strict=True)
 
 
 @pytest.mark.parametrize("spec", MOMA_SPECS, ids=lambda spec: spec.id)

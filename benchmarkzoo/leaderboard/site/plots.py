@@ -191,6 +191,48 @@ def _front_line(ax: Any, front: np.ndarray, label: str | None, **style: Any) -> 
     ax.plot(xy[:, 0], xy[:, 1], linestyle="none", marker=".", markersize=4, color=style.get("color"), label=label)
 
 
+def _pareto_panel(
+    ax: Any,
+    panel: FrontPanel,
+    labels: Sequence[str],
+    *,
+    first: bool,
+    reference_point: Sequence[float] | None,
+    own_fronts: bool,
+) -> None:
+    """One panel of :func:`pareto_plot`; only the ``first`` panel labels what the legend shows."""
+    if panel.front is not None and len(panel.front):
+        _front_line(ax, panel.front, "exact front" if first else None, color="#555555", linewidth=1.2)
+    for i, points in enumerate(panel.points):
+        points = np.asarray(points, dtype=np.float64)
+        if points.ndim != 2 or not len(points):
+            continue
+        if own_fronts:
+            _front_line(ax, non_dominated(points), None, color=color(i), linewidth=1.0, alpha=0.8)
+        ax.scatter(
+            points[:, 0],
+            points[:, 1],
+            s=max(46 - 12 * i, 10),
+            marker=_MARKERS[i % len(_MARKERS)],
+            facecolors="none",
+            edgecolors=color(i),
+            linewidths=1.1,
+            alpha=0.85,
+            label=short(labels[i]) if first else None,
+        )
+    if reference_point is not None:
+        ax.plot(
+            [reference_point[0]],
+            [reference_point[1]],
+            marker="x",
+            color="#000000",
+            linestyle="none",
+            markersize=6,
+            label="reference point" if first else None,
+        )
+    ax.set_title(panel.title, fontsize=8.5)
+
+
 def pareto_plot(
     panels: Sequence[FrontPanel],
     labels: Sequence[str],
@@ -214,37 +256,7 @@ def pareto_plot(
             if k >= len(panels):
                 ax.set_visible(False)
                 continue
-            panel = panels[k]
-            if panel.front is not None and len(panel.front):
-                _front_line(ax, panel.front, "exact front" if k == 0 else None, color="#555555", linewidth=1.2)
-            for i, points in enumerate(panel.points):
-                points = np.asarray(points, dtype=np.float64)
-                if points.ndim != 2 or not len(points):
-                    continue
-                if own_fronts:
-                    _front_line(ax, non_dominated(points), None, color=color(i), linewidth=1.0, alpha=0.8)
-                ax.scatter(
-                    points[:, 0],
-                    points[:, 1],
-                    s=max(46 - 12 * i, 10),
-                    marker=_MARKERS[i % len(_MARKERS)],
-                    facecolors="none",
-                    edgecolors=color(i),
-                    linewidths=1.1,
-                    alpha=0.85,
-                    label=short(labels[i]) if k == 0 else None,
-                )
-            if reference_point is not None:
-                ax.plot(
-                    [reference_point[0]],
-                    [reference_point[1]],
-                    marker="x",
-                    color="#000000",
-                    linestyle="none",
-                    markersize=6,
-                    label="reference point" if k == 0 else None,
-                )
-            ax.set_title(panel.title, fontsize=8.5)
+            _pareto_panel(ax, panels[k], labels, first=k == 0, reference_point=reference_point, own_fronts=own_fronts)
             if k % cols == 0:
                 ax.set_ylabel("objective 2")
             if k // cols == rows - 1 or k + cols >= len(panels):

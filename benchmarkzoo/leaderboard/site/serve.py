@@ -28,19 +28,10 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
     def _regular_file(self) -> int | None:
         """An open descriptor of the requested regular file, reached without a link; ``None`` otherwise."""
-        parts = [p for p in unquote(urlsplit(self.path).path).split("/") if p]
-        if not parts or self.path.endswith("/"):
-            parts.append("index.html")
-        if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+        parts = self._request_parts()
+        folder = self._folder_without_links(parts[:-1]) if parts is not None else None
+        if folder is None:
             return None
-        folder = Path(self.directory)
-        for part in parts[:-1]:  # every folder on the way, by lstat: a link is never entered
-            folder = folder / part
-            try:
-                if not stat.S_ISDIR(os.lstat(folder).st_mode):
-                    return None
-            except OSError:
-                return None
         try:
             fd = os.open(folder / parts[-1], os.O_RDONLY | _NOFOLLOW)
         except OSError:
@@ -49,6 +40,27 @@ class _QuietHandler(SimpleHTTPRequestHandler):
             os.close(fd)
             return None
         return fd
+
+    def _request_parts(self) -> list[str] | None:
+        """The request path's parts (``index.html`` for a folder); ``None`` if a part could leave the site."""
+        parts = [p for p in unquote(urlsplit(self.path).path).split("/") if p]
+        if not parts or self.path.endswith("/"):
+            parts.append("index.html")
+        if any(p in (".", "..") or "\\" in p or "\0" in p for p in parts):
+            return None
+        return parts
+
+    def _folder_without_links(self, parts: list[str]) -> Path | None:
+        """The served folder's subfolder ``parts``, each a real folder by lstat (a link is never entered)."""
+        folder = Path(self.directory)
+        for part in parts:
+            folder = folder / part
+            try:
+                if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                    return None
+            except OSError:
+                return None
+        return folder
 
     def send_head(self) -> Any:
         fd = self._regular_file()

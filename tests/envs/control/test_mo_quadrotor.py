@@ -331,7 +331,7 @@ def test_hover_generator_works_too():
 def test_check_env_multi_objective_mode():
     from benchmarkzoo.testing import check_env
 
-    check_env(ENV_ID, steps=500)
+    check_env(ENV_ID, steps=500, strict=True)
 
 
 def test_docstring_example():

@@ -547,14 +547,14 @@ def test_vector_invalid_actions_raise():
 def test_check_env():
     from benchmarkzoo.testing import check_env
 
-    check_env(ENV_ID, steps=500)
+    check_env(ENV_ID, steps=500, strict=True)
 
 
 def test_pickle():
     from benchmarkzoo.testing import check_pickle
 
     pytest.importorskip("cloudpickle")
-    check_pickle(gym.make(ENV_ID))
+    check_pickle(gym.make(ENV_ID), strict=True)
     env = gym.make(ENV_ID, **CLASSIC)
     env.reset(seed=0)
     copy = pickle.loads(pickle.dumps(env))

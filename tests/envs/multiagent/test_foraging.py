@@ -304,7 +304,7 @@ def test_docstring_examples():
 @registered
 @pytest.mark.parametrize("env_id", [ENV_ID, MO_ENV_ID])
 def test_registered_env_passes_the_parallel_checks(env_id):
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(env_id), seed=1, steps=200)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(env_id), seed=1, steps=200, strict=True)
 
 
 @registered

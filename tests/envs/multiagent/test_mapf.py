@@ -472,7 +472,7 @@ def test_baseline_reaches_cooperative_success_on_the_test_split():
 
 
 def test_check_parallel_env_passes():
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID), seed=0, steps=300)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID), seed=0, steps=300, strict=True)
 
 
 def test_small_maze_env_passes_check_parallel_env():
@@ -481,7 +481,7 @@ def test_small_maze_env_passes_check_parallel_env():
         "generator_kwargs": {"height": 9, "width": 9, "num_agents": 4},
         "max_cycles": 30,
     }
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=1, steps=200)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=1, steps=200, strict=True)
 
 
 def test_aec_form_passes_pettingzoo_api_test():

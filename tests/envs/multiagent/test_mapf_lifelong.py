@@ -179,4 +179,4 @@ def test_check_parallel_env_passes():
         },
         "max_cycles": 30,
     }
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=0, steps=200)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=0, steps=200, strict=True)

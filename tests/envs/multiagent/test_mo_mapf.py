@@ -181,7 +181,7 @@ def test_vector_rewards_are_zero_on_the_autoreset_step_and_for_finished_agents()
 
 def test_registered_env_passes_the_parallel_checks_on_a_small_map():
     kwargs = {"generator_kwargs": {"height": 8, "width": 8, "num_agents": 4, "density": 0.2}, "max_cycles": 30}
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=1, steps=200)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, **kwargs), seed=1, steps=200, strict=True)
 
 
 def test_registered_spec():

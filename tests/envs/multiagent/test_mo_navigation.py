@@ -214,7 +214,7 @@ def test_errors_name_the_mo_env():
 
 @registered
 def test_unicycle_passes_the_parallel_checks_and_matches_its_vector_form():
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, dynamics="unicycle"), seed=2, steps=200)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, dynamics="unicycle"), seed=2, steps=200, strict=True)
     summary = check_parallel_vector_matches_single(
         ENV_ID,
         num_envs=4,

@@ -404,7 +404,7 @@ def test_baseline_acts_the_same_in_a_parallel_env_and_a_vector_world():
 
 @pytest.mark.parametrize("dynamics", ["holonomic", "unicycle"])
 def test_check_parallel_env_passes(registered, dynamics):
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, dynamics=dynamics), seed=0, steps=300)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, dynamics=dynamics), seed=0, steps=300, strict=True)
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED], ids=["next-step", "disabled"])

@@ -138,9 +138,9 @@ def test_docstring_example():
 
 @registered
 def test_conformance():
-    check_env(ENV_ID, steps=300)
+    check_env(ENV_ID, steps=300, strict=True)
     check_vector_matches_single(ENV_ID, num_envs=8, steps=300)
     check_vector_matches_single(ENV_ID, num_envs=4, steps=150, autoreset_mode=AutoresetMode.SAME_STEP)
     import gymnasium as gym
 
-    check_pickle(gym.make(ENV_ID))
+    check_pickle(gym.make(ENV_ID), strict=True)

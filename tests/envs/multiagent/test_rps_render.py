@@ -135,5 +135,5 @@ def test_render_refusals_and_registered_metadata():
 def test_rendering_passes_gymnasium_and_pettingzoo_render_checks():
     from pettingzoo.test import render_test
 
-    check_env("benchmarkzoo/RPSPopulation-v0", steps=120, render_mode="rgb_array")
+    check_env("benchmarkzoo/RPSPopulation-v0", steps=120, render_mode="rgb_array", strict=True)
     render_test(lambda render_mode=None: benchmarkzoo.make_aec("benchmarkzoo/RPSSelfPlay-v0", render_mode=render_mode))

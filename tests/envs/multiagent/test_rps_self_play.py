@@ -276,7 +276,7 @@ def test_vector_world_equals_parallel_env_with_baseline_actions():
 
 @registered
 def test_registered_env_passes_the_parallel_checks():
-    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID), seed=1, steps=250)
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID), seed=1, steps=250, strict=True)
     summary = check_parallel_vector_matches_single(ENV_ID, num_envs=3, steps=250, seed=2)
     assert summary["episodes_ended"] >= 6
 

@@ -45,7 +45,7 @@ def _children() -> set[int]:
 
 
 def test_check_parallel_env():
-    check_parallel_env(lambda: TrafficGridEnv(max_cycles=40, **SHORT), seed=0, steps=100)
+    check_parallel_env(lambda: TrafficGridEnv(max_cycles=40, **SHORT), seed=0, steps=100, strict=True)
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
@@ -57,7 +57,7 @@ def test_native_vector_equals_separate_parallel_envs(short_grid_id, mode):
 def test_pickle_mid_episode():
     env = TrafficGridEnv(max_cycles=30, **SHORT)
     try:
-        check_pickle(env, seed=0, steps_before=5, steps_after=40)
+        check_pickle(env, seed=0, steps_before=5, steps_after=40, strict=True)
     finally:
         env.close()
 

@@ -89,7 +89,9 @@ def test_emission_accounting_does_not_change_the_trajectory():
 
 
 def test_mo_check_env(mo_short_id):
-    check_env(lambda: gym.make(mo_short_id, disable_env_checker=True), seed=0, steps=60)
+    # Not strict: the view base's refusals name the class's id, not this test's ad-hoc short id (issue 16
+    # item 4, ids from the registry, fixes that); MO-TrafficSignal-v0 itself runs strict in test_conformance.
+    check_env(lambda: gym.make(mo_short_id, disable_env_checker=True), seed=0, steps=60, strict_warnings=True)
 
 
 def test_mo_native_vector_matches_mo_sync(mo_short_id):

@@ -139,7 +139,7 @@ def test_mo_env_is_traffic_grid_with_a_vector_reward():
 
 
 def test_check_parallel_env():
-    check_parallel_env(lambda: MOTrafficGridEnv(max_cycles=30, **SHORT), seed=0, steps=70)
+    check_parallel_env(lambda: MOTrafficGridEnv(max_cycles=30, **SHORT), seed=0, steps=70, strict=True)
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
@@ -159,6 +159,6 @@ def test_native_vector_equals_separate_parallel_envs(mo_short_id, mode):
 def test_pickle_mid_episode():
     env = MOTrafficGridEnv(max_cycles=30, **SHORT)
     try:
-        check_pickle(env, seed=0, steps_before=5, steps_after=30)
+        check_pickle(env, seed=0, steps_before=5, steps_after=30, strict=True)
     finally:
         env.close()

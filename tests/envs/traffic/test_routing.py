@@ -71,7 +71,7 @@ def _play(env: RoutingEnv, choose, seed: int = 0, **reset) -> tuple[dict, dict, 
 
 
 def test_check_parallel_env():
-    check_parallel_env(lambda: RoutingEnv(**SHORT), seed=0, steps=40)
+    check_parallel_env(lambda: RoutingEnv(**SHORT), seed=0, steps=40, strict=True)
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.DISABLED], ids=lambda m: m.value)
@@ -83,7 +83,7 @@ def test_native_vector_equals_separate_parallel_envs(short_routing_id, mode):
 def test_pickle_mid_day():
     env = RoutingEnv(**SHORT)
     try:
-        check_pickle(env, seed=0, steps_before=3, steps_after=10)
+        check_pickle(env, seed=0, steps_before=3, steps_after=10, strict=True)
     finally:
         env.close()
 

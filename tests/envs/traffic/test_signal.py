@@ -99,13 +99,13 @@ def test_heavier_demand_has_more_vehicles():
 
 
 def test_check_env(signal_env_id):
-    check_env(lambda: gym.make(signal_env_id), seed=0, steps=400)
+    check_env(lambda: gym.make(signal_env_id), seed=0, steps=400, strict=True)
 
 
 def test_pickle_mid_episode(signal_env_id):
     env = gym.make(signal_env_id)
     try:
-        check_pickle(env, seed=0, steps_before=20, steps_after=60)
+        check_pickle(env, seed=0, steps_before=20, steps_after=60, strict=True)
     finally:
         env.close()
 
