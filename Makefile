@@ -24,6 +24,10 @@ install: $(BIN)/python
 	# torch first, pinned to the CPU wheel: anything that pulls torch later finds it satisfied
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
+	# mpe2 (a stock PettingZoo env for the conformance kit's tests and bench_navigation) without its
+	# pygame-ce requirement: pygame-ce installs under pygame's import name and would overwrite ours.
+	# Its other requirements (pettingzoo, scipy) are already installed above.
+	$(BIN)/python -m pip install --quiet --no-deps mpe2==1.1.1
 
 # The main job: evaluate the random policy and the baselines on $(SUITE), then build leaderboard JSON
 # from those results under results/ (the committed leaderboard/ is rebuilt by `make leaderboard`).
