@@ -34,6 +34,8 @@ ENV_FILES = (
     "corridor/bounds.py",
 )
 REGISTRATION = "corridor/__init__.py"
+#: The "Checking it" block, run as the page says.
+RUN = re.compile(r"^<!-- run: after register_envs\(\) -->\n```python\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 ENV_ID = "mylab/Corridor-v0"
 
 # Runs in the fresh interpreter; prints {probe: {"value": ...} | {"error": "Type: message"}}.
@@ -125,6 +127,7 @@ DRIVER = textwrap.dedent(
         "doctest": lambda: list(doctest.testmod(sys.modules["corridor.env"])),
         "docstring": lambda: inspect.getdoc(CorridorEnv),
         "listed": lambda: [s.to_dict() for s in benchmarkzoo.list_envs(family="corridors")],
+        "page_checks": lambda: exec(open("checking.py").read(), {}),
     }
     results = {}
     for name, probe in PROBES.items():
@@ -159,6 +162,8 @@ def probes(tmp_path_factory) -> dict:
     for name, text in blocks().items():
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text(text)
+    (checking,) = RUN.findall(page())
+    (site / "checking.py").write_text(checking)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(WORKTREE)])}
     done = subprocess.run(
         [sys.executable, "-c", DRIVER], capture_output=True, text=True, env=env, cwd=site, timeout=600, check=False
@@ -216,6 +221,10 @@ def test_the_conformance_kit_passes(probes):
     for mode, summary in value(probes, "vector").items():
         assert summary["episodes_ended"] > 0, mode
     assert value(probes, "vector_async")["episodes_ended"] > 0
+
+
+def test_the_page_s_checking_block_runs(probes):
+    assert value(probes, "page_checks") is None
 
 
 def test_seeds_0_to_19_give_20_distinct_scenarios(probes):
