@@ -51,15 +51,10 @@ from gymnasium.vector import AutoresetMode
 from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError
 from benchmarkzoo.envs.traffic import sumo
-from benchmarkzoo.envs.traffic.generator import (
-    _NET_NAME,
-    _ROUTES_NAME,
-    FILE_PROFILE,
-    TrafficScenario,
-    _TrafficGenerator,
-)
+from benchmarkzoo.envs.traffic.generators import TrafficGenerator
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
+from benchmarkzoo.envs.traffic.scenario import NET_NAME, ROUTES_NAME, TrafficScenario, file_scenario
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 #: RESCO's simulated hour of each network's route file: ``(begin, end)`` seconds.
@@ -186,10 +181,10 @@ def routed_window(data: bytes, net: Path, net_hash: str, begin: int, end: int, s
     known = sumo.cache_dir("traffic", "routed") / f"{key}.sha256"
     if known.is_file():
         digest = known.read_text().strip()
-        stored = sumo.cache_dir("traffic", "files", digest) / _ROUTES_NAME
+        stored = sumo.cache_dir("traffic", "files", digest) / ROUTES_NAME
         if stored.is_file() and sumo.sha256(stored.read_bytes()) == digest:
             return digest
-    _, digest = _store_bytes(route_trips(trips, net), _ROUTES_NAME)
+    _, digest = _store_bytes(route_trips(trips, net), ROUTES_NAME)
     with sumo._lock:
         atomic_write(known, digest.encode())
     return digest
@@ -205,7 +200,7 @@ def _store_bytes(data: bytes, name: str) -> tuple[Path, str]:
     return path, digest
 
 
-class RESCOGenerator(_TrafficGenerator):
+class RESCOGenerator(TrafficGenerator):
     """One RESCO network with its demand hour; the seed draws SUMO's ``--seed``.
 
     Args:
@@ -227,7 +222,7 @@ class RESCOGenerator(_TrafficGenerator):
             data = routes.read_bytes()
         except OSError as error:
             raise BenchmarkZooError(f"cannot read the RESCO route file {str(routes)!r}: {error}") from error
-        self._net_path, self._net_hash = sumo.store_file(self.net_file, _NET_NAME)
+        self._net_path, self._net_hash = sumo.store_file(self.net_file, NET_NAME)
         self._routes_hash = routed_window(data, self._net_path, self._net_hash, begin, end, self.scale)
 
     @property
@@ -239,25 +234,12 @@ class RESCOGenerator(_TrafficGenerator):
         return {"network": self.network_name, "scale": self.scale}
 
     def network(self) -> tuple[Path, str]:
-        return sumo.store_file(self.net_file, _NET_NAME)
+        return sumo.store_file(self.net_file, NET_NAME)
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
         self.network()  # restore the cached copies if they went missing
-        empty = np.zeros(0, dtype=np.int32)
-        return TrafficScenario(
-            network=self.network_kind,
-            net_args=(),
-            net_hash=self._net_hash,
-            origins=(),
-            destinations=(),
-            depart=empty,
-            origin=empty.astype(np.int16),
-            destination=empty.astype(np.int16),
-            duration=self.duration,
-            profile=FILE_PROFILE,
-            sumo_seed=int(rng.integers(0, 2**31 - 1)),
-            routes_hash=self._routes_hash,
-        )
+        sumo_seed = int(rng.integers(0, 2**31 - 1))
+        return file_scenario(self.network_kind, self._net_hash, self._routes_hash, self.duration, sumo_seed)
 
 
 def env_id(network: str) -> str:

@@ -15,15 +15,10 @@ from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, Scenar
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import (
-    GridGenerator,
-    TrafficScenario,
-    _TrafficGenerator,
-    network_file,
-    write_routes,
-)
+from benchmarkzoo.envs.traffic.generators import GridGenerator, TrafficGenerator
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import Runner, make_runner
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator, resolve_generator
@@ -42,7 +37,7 @@ def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] 
     return resolve_generator(
         generator,
         generator_kwargs,
-        _TrafficGenerator,
+        TrafficGenerator,
         f"{ENV_ID} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))})",
     )
 
@@ -128,7 +123,7 @@ class TrafficGridEnv(ReplayPickling, ParallelEnvView):
     Other networks: ``generator="traffic/spider"`` (a spider web: arms from a signalized centre
     across rings, optionally signalized) and ``generator="traffic/random"`` (a random network
     drawn per scenario from the seed, signals at its junctions of degree 3+); see
-    :mod:`benchmarkzoo.envs.traffic.generator` and the scenario sets ``traffic/spider`` and
+    :mod:`benchmarkzoo.envs.traffic.generators` and the scenario sets ``traffic/spider`` and
     ``traffic/random-network``.
 
     ## Agents

@@ -18,7 +18,6 @@ from gymnasium.vector.utils import batch_space
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.grid.env import (
     ENV_ID,
     build_spaces,
@@ -28,6 +27,7 @@ from benchmarkzoo.envs.traffic.grid.env import (
     widths,
 )
 from benchmarkzoo.envs.traffic.runner import WorkerRunner
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator

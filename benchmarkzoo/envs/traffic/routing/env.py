@@ -14,11 +14,11 @@ from gymnasium import spaces
 from benchmarkzoo.core.errors import IllegalActionError, ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.envs.traffic.generator import network_file, write_routes
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
+from benchmarkzoo.envs.traffic.scenario import network_file, write_routes
 from benchmarkzoo.envs.traffic.signal.env import new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator, resolve_generator

@@ -16,7 +16,6 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
-from benchmarkzoo.envs.traffic.generator import network_file, write_routes
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.env import (
     ENV_ID,
@@ -29,6 +28,7 @@ from benchmarkzoo.envs.traffic.routing.env import (
 )
 from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
+from benchmarkzoo.envs.traffic.scenario import network_file, write_routes
 from benchmarkzoo.envs.traffic.signal.env import new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator

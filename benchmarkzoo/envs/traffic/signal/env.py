@@ -15,15 +15,11 @@ from gymnasium import spaces
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import (
-    SingleIntersectionGenerator,
-    TrafficScenario,
-    network_file,
-    signal_shapes,
-    write_routes,
-)
+from benchmarkzoo.envs.traffic.generators import SingleIntersectionGenerator
+from benchmarkzoo.envs.traffic.networks import signal_shapes
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator

@@ -20,8 +20,8 @@ from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.runner import WorkerRunner
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.signal.env import ENV_ID, build_spaces, check_options, make_generator, new_scratch
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator
