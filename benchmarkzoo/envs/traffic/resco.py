@@ -327,6 +327,11 @@ class TrafficRESCOEnv(TrafficGridEnv):
     def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
         gen = resco_generator(generator, generator_kwargs)
         self.env_id = env_id(gen.network_name)
+        return gen
+
+    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+        gen = resco_generator(generator, generator_kwargs)
+        self.env_id = env_id(gen.network_name)
         self.network_kind = gen.network_kind
         return gen
 
@@ -358,12 +363,10 @@ class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        gen = resco_generator(generator, generator_kwargs)
-        self.env_id = env_id(gen.network_name)
         super().__init__(
             num_envs,
-            gen,
-            None,
+            generator,
+            generator_kwargs,
             delta_time=delta_time,
             yellow_time=yellow_time,
             min_green=min_green,
@@ -372,3 +375,8 @@ class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
             autoreset_mode=autoreset_mode,
             render_mode=render_mode,
         )
+
+    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+        gen = resco_generator(generator, generator_kwargs)
+        self.env_id = env_id(gen.network_name)
+        return gen

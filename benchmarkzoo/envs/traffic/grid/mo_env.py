@@ -12,8 +12,6 @@ from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, build_reward_space
 from benchmarkzoo.generators.base import Generator
 
-MO_ID = "benchmarkzoo/MO-TrafficGrid-v0"
-
 
 def signal_objectives(m: sim.Measurement, tls: int) -> np.ndarray:
     """``(2,)`` float32 ``[-halted vehicle-seconds, -grams of CO2]`` on signal ``tls``'s own lanes in the step of ``m``.
@@ -104,7 +102,7 @@ class MOTrafficGridEnv(TrafficGridEnv):
     """
 
     metadata = {**TrafficGridEnv.metadata, "name": "mo_traffic_grid_v0"}
-    env_id = MO_ID
+    env_id = "benchmarkzoo/MO-TrafficGrid-v0"
 
     def __init__(
         self,

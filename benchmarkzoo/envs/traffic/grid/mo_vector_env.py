@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.envs.traffic.grid.mo_env import MO_ID, signal_objectives
+from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv, signal_objectives
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
 from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, build_reward_space
 from benchmarkzoo.generators.base import Generator
@@ -22,7 +22,7 @@ class MOTrafficGridVectorEnv(TrafficGridVectorEnv):
     with ``seed + i`` and stepped with the same actions.
     """
 
-    env_id = MO_ID
+    env_id = MOTrafficGridEnv.env_id
 
     def __init__(
         self,

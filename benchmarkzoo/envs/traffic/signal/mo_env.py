@@ -11,7 +11,6 @@ from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 from benchmarkzoo.generators.base import Generator
 
-MO_ID = "benchmarkzoo/MO-TrafficSignal-v0"
 OBJECTIVES = ("waiting_time", "co2")
 
 
@@ -102,7 +101,7 @@ class MOTrafficSignalEnv(TrafficSignalEnv):
     >>> env.close()
     """
 
-    env_id = MO_ID
+    env_id = "benchmarkzoo/MO-TrafficSignal-v0"
 
     def __init__(
         self,

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.envs.traffic.signal.mo_env import MO_ID, OBJECTIVES, build_reward_space, objectives
+from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, MOTrafficSignalEnv, build_reward_space, objectives
 from benchmarkzoo.envs.traffic.signal.vector_env import TrafficSignalVectorEnv
 from benchmarkzoo.generators.base import Generator
 
@@ -19,7 +19,7 @@ from benchmarkzoo.generators.base import Generator
 class MOTrafficSignalVectorEnv(TrafficSignalVectorEnv):
     """``num_envs`` MO-TrafficSignal-v0 worlds, one libsumo worker process each; see :class:`MOTrafficSignalEnv`."""
 
-    env_id = MO_ID
+    env_id = MOTrafficSignalEnv.env_id
 
     def __init__(
         self,
