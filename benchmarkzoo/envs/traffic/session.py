@@ -9,8 +9,9 @@ Two mixins, for every SUMO-backed view (signal control and routing):
   sharing one folder; a vector env sends every world's request before reading any reply, so
   the workers simulate in parallel.
 
-The folders hold route files and SUMO's logs; they are removed by ``close()`` or, for a view
-that is never closed, when it is garbage collected, so no view leaves files or processes behind.
+Both name the env by :attr:`SpecNamed.env_id`. The folders hold route files and SUMO's logs;
+they are removed by ``close()`` or, for a view that is never closed, when it is garbage
+collected, so no view leaves files or processes behind.
 """
 
 from __future__ import annotations
@@ -31,7 +32,27 @@ def new_scratch() -> Path:
     return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
 
 
-class SumoSession:
+class SpecNamed:
+    """Messages name :attr:`env_id`: the id the class is registered under (a class attribute), and
+    the spec's id once the registry has set ``spec`` (``gym.make`` and ``gym.make_vec`` set it after
+    construction; the setter keeps :attr:`env_id` in step), so a message names the id the env was made as.
+    """
+
+    env_id: str
+    _spec: Any = None
+
+    @property
+    def spec(self) -> Any:
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: Any) -> None:
+        self._spec = spec
+        if spec is not None:
+            self.env_id = spec.id
+
+
+class SumoSession(SpecNamed):
     """A single-world view's SUMO: ``_runner`` (from :meth:`_new_runner`) and its folder ``_scratch``."""
 
     _runner: Any = None
@@ -67,7 +88,7 @@ class SumoSession:
             self.close()  # type: ignore[attr-defined]
 
 
-class SumoWorkers:
+class SumoWorkers(SpecNamed):
     """A native vector env's worker processes ``_runners``, one per world, sharing the folder ``_scratch``."""
 
     num_envs: int

@@ -8,10 +8,7 @@ A view states its spaces, rewards and infos; these two mixins own the SUMO side:
 * :class:`SignalWorlds` (native vector forms): one worker process per world
   (:class:`~benchmarkzoo.envs.traffic.session.SumoWorkers`), loading and collecting every world.
 
-Both name the env by :attr:`env_id`: the registered id of the class (a class attribute), the id
-of its spec once the registry has set one (``gym.make`` sets ``env.spec`` after construction;
-the ``spec`` setter below keeps :attr:`env_id` in step), so a message names the id the env
-was made under.
+Both name the env by :attr:`env_id` (see :class:`~benchmarkzoo.envs.traffic.session.SpecNamed`).
 """
 
 from __future__ import annotations
@@ -38,24 +35,7 @@ def check_options(env_id: str, reward: str, backend: str) -> None:
         raise ValueError(f"{env_id}: backend must be one of {BACKENDS}; got {backend!r}.")
 
 
-class _SpecNamed:
-    """``spec`` as a property whose setter also sets :attr:`env_id` to the spec's id."""
-
-    env_id: str
-    _spec: Any = None
-
-    @property
-    def spec(self) -> Any:
-        return self._spec
-
-    @spec.setter
-    def spec(self, spec: Any) -> None:
-        self._spec = spec
-        if spec is not None:
-            self.env_id = spec.id
-
-
-class SignalEpisode(_SpecNamed, SumoSession, ReplayPickling):
+class SignalEpisode(SumoSession, ReplayPickling):
     """The SUMO side of a single-world signal-control view.
 
     The view calls :meth:`_init_simulation` in its constructor, :meth:`_start` when it loads a
@@ -135,7 +115,7 @@ class SignalEpisode(_SpecNamed, SumoSession, ReplayPickling):
         self._measurement = None
 
 
-class SignalWorlds(_SpecNamed, SumoWorkers):
+class SignalWorlds(SumoWorkers):
     """The worlds of a native vector signal-control env, each simulated in its own libsumo worker process.
 
     The env calls :meth:`_init_worlds` in its constructor (after the vector base's), then

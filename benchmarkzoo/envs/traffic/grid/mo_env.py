@@ -7,19 +7,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
-from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, build_reward_space
+from benchmarkzoo.envs.traffic.objectives import OBJECTIVES, build_reward_space, signal_objectives
+from benchmarkzoo.envs.traffic.replay import fixed_out
 from benchmarkzoo.generators.base import Generator
-
-
-def signal_objectives(m: sim.Measurement, tls: int) -> np.ndarray:
-    """``(2,)`` float32 ``[-halted vehicle-seconds, -grams of CO2]`` on signal ``tls``'s own lanes in the step of ``m``.
-
-    MO-TrafficSignal-v0's :func:`~benchmarkzoo.envs.traffic.signal.mo_env.objectives`, restricted
-    to the lanes the signal owns (:meth:`~benchmarkzoo.envs.traffic.sim.SignalController.lane_owners`).
-    """
-    return np.array([-m.signal_halted[tls], -m.signal_co2[tls] / 1000.0], dtype=np.float32)
 
 
 class MOTrafficGridEnv(TrafficGridEnv):
@@ -31,8 +22,8 @@ class MOTrafficGridEnv(TrafficGridEnv):
     ``benchmarkzoo/TrafficGrid-v0`` (see :class:`TrafficGridEnv`: a grid by default, a spider
     web or random networks with ``generator="traffic/spider"`` / ``"traffic/random"``), with a
     vector reward per agent: MO-TrafficSignal-v0's two objectives, counted on each signal's own
-    lanes. A MOMAland-style ``moma`` env: ``reward_space(agent)`` (and the ``reward_spaces``
-    dict), rewards ``(2,)`` float32 arrays.
+    lanes (:mod:`benchmarkzoo.envs.traffic.objectives`). A MOMAland-style ``moma`` env:
+    ``reward_space(agent)`` (and the ``reward_spaces`` dict), rewards ``(2,)`` float32 arrays.
 
     ## Rewards
 
@@ -128,16 +119,7 @@ class MOTrafficGridEnv(TrafficGridEnv):
             in_process=in_process,
             render_mode=render_mode,
         )
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-        )
+        self._init_kwargs = fixed_out(self._init_kwargs, "reward")  # pickling remakes *this* class
         self._reward_space = build_reward_space()
         self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute
         self.reward_dim = len(OBJECTIVES)

@@ -8,9 +8,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv, signal_objectives
+from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
-from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, build_reward_space
+from benchmarkzoo.envs.traffic.objectives import OBJECTIVES, build_reward_space, signal_objectives
 from benchmarkzoo.generators.base import Generator
 
 

@@ -5,23 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.objectives import OBJECTIVES, build_reward_space, objectives
+from benchmarkzoo.envs.traffic.replay import fixed_out
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 from benchmarkzoo.generators.base import Generator
-
-OBJECTIVES = ("waiting_time", "co2")
-
-
-def build_reward_space() -> spaces.Box:
-    """``Box(-inf, 0, (2,), float32)``: both objectives are costs, unbounded by the demand."""
-    return spaces.Box(low=-np.inf, high=0.0, shape=(len(OBJECTIVES),), dtype=np.float32)
-
-
-def objectives(m: sim.Measurement) -> np.ndarray:
-    """``(2,)`` float32 ``[-halted vehicle-seconds, -grams of CO2]`` of the step that produced ``m``."""
-    return np.array([-m.halted, -m.co2 / 1000.0], dtype=np.float32)
 
 
 class MOTrafficSignalEnv(TrafficSignalEnv):
@@ -126,15 +114,7 @@ class MOTrafficSignalEnv(TrafficSignalEnv):
             emissions=True,
             render_mode=render_mode,
         )
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            backend=backend,
-            in_process=in_process,
-        )
+        self._init_kwargs = fixed_out(self._init_kwargs, "reward", "emissions")  # pickling remakes *this* class
         self.reward_space = build_reward_space()
         self.reward_dim = len(OBJECTIVES)
 

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, MOTrafficSignalEnv, build_reward_space, objectives
+from benchmarkzoo.envs.traffic.objectives import OBJECTIVES, build_reward_space, objectives
+from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
 from benchmarkzoo.envs.traffic.signal.vector_env import TrafficSignalVectorEnv
 from benchmarkzoo.generators.base import Generator
 
