@@ -15,6 +15,8 @@ from gymnasium import spaces
 from benchmarkzoo.envs.traffic import sim
 
 OBJECTIVES = ("waiting_time", "co2")
+#: The parameters a multi-objective view plays fixed: its rewards are the objectives, which need SUMO's CO2.
+MO_FIXED = {"reward": "diff-waiting-time", "emissions": True}
 
 
 def build_reward_space() -> spaces.Box:

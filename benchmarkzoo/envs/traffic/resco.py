@@ -37,6 +37,7 @@ sharing (the SB3 and RLlib adapters) and the native vector form's ``(B, N, ...)`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import subprocess
@@ -46,7 +47,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError
@@ -54,6 +54,7 @@ from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generators import TrafficGenerator
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
+from benchmarkzoo.envs.traffic.params import GridParams
 from benchmarkzoo.envs.traffic.scenario import NET_NAME, ROUTES_NAME, TrafficScenario, file_scenario
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
@@ -242,7 +243,15 @@ class RESCOGenerator(TrafficGenerator):
         return file_scenario(self.network_kind, self._net_hash, self._routes_hash, self.duration, sumo_seed)
 
 
+@dataclasses.dataclass(frozen=True)
+class RESCOParams(GridParams):
+    """:class:`~benchmarkzoo.envs.traffic.params.GridParams` with RESCO's hour at ``delta_time=5`` as the step limit."""
+
+    max_cycles: int = 720
+
+
 def env_id(network: str) -> str:
+    """The id a RESCO network is registered under (the catalogue registers one per network)."""
     return f"benchmarkzoo/TrafficRESCO-{network}-v0"
 
 
@@ -297,32 +306,8 @@ class TrafficRESCOEnv(TrafficGridEnv):
     """
 
     metadata = {"name": "traffic_resco_v0", "render_modes": [], "is_parallelizable": True}
-
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/resco",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 720,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-            render_mode=render_mode,
-        )
+    default_generator = "traffic/resco"
+    params_type = RESCOParams
 
     def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
         gen = resco_generator(generator, generator_kwargs)
@@ -350,31 +335,8 @@ class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
     world ``i`` equals :class:`TrafficRESCOEnv` reset with ``seed + i`` and stepped with the same actions.
     """
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "traffic/resco",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 720,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            max_cycles=max_cycles,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-        )
+    default_generator = TrafficRESCOEnv.default_generator
+    params_type = RESCOParams
 
     def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
         gen = resco_generator(generator, generator_kwargs)

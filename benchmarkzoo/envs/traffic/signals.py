@@ -1,8 +1,9 @@
 """The plumbing every signal-control view shares: TrafficSignal-v0, TrafficGrid-v0, their MO variants, RESCO.
 
-A view states its spaces, rewards and infos; these two mixins own the SUMO side:
+A view states its spaces, rewards and infos, and its parameters (:mod:`~benchmarkzoo.envs.traffic.params`);
+these two mixins own the SUMO side:
 
-* :class:`SignalEpisode` (single-world views): the option checks, one simulation at a time
+* :class:`SignalEpisode` (single-world views): the parameter checks, one simulation at a time
   (:class:`~benchmarkzoo.envs.traffic.session.SumoSession`), starting it, advancing it, pickling
   by replay (:class:`~benchmarkzoo.envs.traffic.replay.ReplayPickling`) and cleanup.
 * :class:`SignalWorlds` (native vector forms): one worker process per world
@@ -20,25 +21,21 @@ import numpy as np
 
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.params import DeclaredParams
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
-from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
+from benchmarkzoo.envs.traffic.runner import Runner, make_runner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file
 from benchmarkzoo.envs.traffic.session import SumoSession, SumoWorkers
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 
-
-def check_options(env_id: str, reward: str, backend: str) -> None:
-    """Raise ``ValueError`` naming ``env_id`` unless ``reward`` and ``backend`` are known."""
-    if reward not in sim.REWARDS:
-        raise ValueError(f"{env_id}: reward must be one of {sim.REWARDS}; got {reward!r}.")
-    if backend not in BACKENDS:
-        raise ValueError(f"{env_id}: backend must be one of {BACKENDS}; got {backend!r}.")
+#: The parameters a native vector form plays fixed: every world's SUMO runs in a libsumo worker process.
+VECTOR_FIXED = {"backend": "libsumo", "in_process": None}
 
 
-class SignalEpisode(SumoSession, ReplayPickling):
+class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
     """The SUMO side of a single-world signal-control view.
 
-    The view calls :meth:`_init_simulation` in its constructor, :meth:`_start` when it loads a
+    The view calls :meth:`_init_simulation` with its constructor's parameters, :meth:`_start` when it loads a
     scenario and :meth:`_advance` every step, and implements :meth:`_waiting` (each signal's
     summed waiting time, which ``diff-waiting-time`` rewards against) and, to refuse a
     simulation that does not fit its spaces, :meth:`_check_layout`.
@@ -46,22 +43,14 @@ class SignalEpisode(SumoSession, ReplayPickling):
 
     scenario_type = TrafficScenario
 
-    def _init_simulation(
-        self,
-        delta_time: int,
-        yellow_time: int,
-        min_green: int,
-        reward: str,
-        backend: str,
-        in_process: bool | None,
-        emissions: bool,
-    ) -> None:
-        check_options(self.env_id, reward, backend)
-        self.timing = sim.Timing(delta_time, yellow_time, min_green)
-        self.reward_kind = reward
-        self.backend = backend
-        self.in_process = in_process
-        self.emissions = bool(emissions)
+    def _init_simulation(self, params: dict[str, Any]) -> None:
+        """Read the constructor's ``params`` (see :mod:`~benchmarkzoo.envs.traffic.params`); no SUMO starts yet."""
+        self.params = self._read_params(params)
+        self.timing = self.params.timing
+        self.reward_kind = self.params.reward
+        self.backend = self.params.backend
+        self.in_process = self.params.in_process
+        self.emissions = bool(self.params.emissions)
         self.scenario: TrafficScenario | None = None
         self.layout: sim.Layout | None = None
         self._measurement: sim.Measurement | None = None
@@ -115,10 +104,11 @@ class SignalEpisode(SumoSession, ReplayPickling):
         self._measurement = None
 
 
-class SignalWorlds(SumoWorkers):
+class SignalWorlds(DeclaredParams, SumoWorkers):
     """The worlds of a native vector signal-control env, each simulated in its own libsumo worker process.
 
-    The env calls :meth:`_init_worlds` in its constructor (after the vector base's), then
+    The env reads its parameters (``self.params = self._read_params(params)``), calls
+    :meth:`_init_worlds` in its constructor (after the vector base's), then
     ``_init_workers`` once its generator and spaces are made, and implements :meth:`_waiting`
     (and :meth:`_loaded` to check a world's simulation); :meth:`_load_worlds` and
     ``close_extras`` are the vector base's hooks.
@@ -128,14 +118,11 @@ class SignalWorlds(SumoWorkers):
     generator: Any
     _has_reset: bool
 
-    def _init_worlds(
-        self, delta_time: int, yellow_time: int, min_green: int, reward: str, emissions: bool, waiting: tuple[int, ...]
-    ) -> None:
-        """Set up the worlds; ``waiting`` is the shape of one world's :meth:`_waiting`."""
-        check_options(self.env_id, reward, "libsumo")
-        self.timing = sim.Timing(delta_time, yellow_time, min_green)
-        self.reward_kind = reward
-        self.emissions = bool(emissions)
+    def _init_worlds(self, waiting: tuple[int, ...]) -> None:
+        """Set up the worlds (after :meth:`_read_params`); ``waiting`` is the shape of one world's :meth:`_waiting`."""
+        self.timing = self.params.timing
+        self.reward_kind = self.params.reward
+        self.emissions = bool(self.params.emissions)
         self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
         self.layouts: list[sim.Layout | None] = [None] * self.num_envs
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs

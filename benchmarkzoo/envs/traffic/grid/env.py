@@ -12,6 +12,7 @@ from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.generators import GridGenerator, TrafficGenerator
+from benchmarkzoo.envs.traffic.params import GridParams
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.generators.base import Generator, resolve_generator
@@ -222,38 +223,27 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     metadata = {"name": "traffic_grid_v0", "render_modes": [], "is_parallelizable": True}
     pickled_attributes = ("agents", "num_steps")
     env_id = "benchmarkzoo/TrafficGrid-v0"
+    default_generator = "traffic/grid"
+    params_type = GridParams
+    fixed_params = {"emissions": True}  # the episode metrics include total_co2
 
     def __init__(
         self,
-        generator: str | Generator = "traffic/grid",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 360,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
+        *,
         render_mode: str | None = None,
+        **params: Any,
     ):
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-        )
-        self.generator = self._make_generator(generator, generator_kwargs)  # first: it may name the env (RESCO)
+        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, **params)
+        gen = self._make_generator(generator or self.default_generator, generator_kwargs)  # first: it may name the env
+        self.generator = gen
         if render_mode is not None:
             raise ValueError(
                 f"{self.env_id}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
             )
-        self._init_simulation(delta_time, yellow_time, min_green, reward, backend, in_process, emissions=True)
-        self.max_cycles = check_max_cycles(self.env_id, max_cycles)
+        self._init_simulation(params)
+        self.max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
         self.render_mode = render_mode
         self._widths: tuple[int, int] | None = None  # (P, L) laid out per agent; None: each signal its own
         self.possible_agents, self._observation_spaces, self._action_spaces = self._build_spaces()

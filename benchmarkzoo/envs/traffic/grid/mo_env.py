@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
-from benchmarkzoo.envs.traffic.objectives import OBJECTIVES, build_reward_space, signal_objectives
-from benchmarkzoo.envs.traffic.replay import fixed_out
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.traffic.objectives import MO_FIXED, OBJECTIVES, build_reward_space, signal_objectives
 
 
 class MOTrafficGridEnv(TrafficGridEnv):
@@ -95,38 +93,18 @@ class MOTrafficGridEnv(TrafficGridEnv):
     metadata = {**TrafficGridEnv.metadata, "name": "mo_traffic_grid_v0"}
     env_id = "benchmarkzoo/MO-TrafficGrid-v0"
 
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/grid",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        max_cycles: int = 360,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward="diff-waiting-time",
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-            render_mode=render_mode,
-        )
-        self._init_kwargs = fixed_out(self._init_kwargs, "reward")  # pickling remakes *this* class
-        self._reward_space = build_reward_space()
-        self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute
-        self.reward_dim = len(OBJECTIVES)
+    fixed_params = {**TrafficGridEnv.fixed_params, **MO_FIXED}
+    reward_dim = len(OBJECTIVES)
+
+    @functools.cached_property
+    def reward_spaces(self) -> dict[str, spaces.Box]:
+        """Every agent's reward space (MOMAland's attribute): one ``Box`` shared by all."""
+        space = build_reward_space()
+        return {agent: space for agent in self.possible_agents}
 
     def reward_space(self, agent: str) -> spaces.Box:
         """Every agent's reward space (MOMAland's API): waiting time, CO2."""
-        return self._reward_space
+        return self.reward_spaces[agent]
 
     def _rewards(self) -> dict[str, np.ndarray]:
         m = self._measurement

@@ -23,7 +23,7 @@ from benchmarkzoo.envs.traffic.grid.env import (
     make_generator,
     widths,
 )
-from benchmarkzoo.envs.traffic.signals import SignalWorlds
+from benchmarkzoo.envs.traffic.signals import VECTOR_FIXED, SignalWorlds
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
@@ -56,24 +56,26 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     env_id = TrafficGridEnv.env_id
+    default_generator = TrafficGridEnv.default_generator
+    params_type = TrafficGridEnv.params_type
+    fixed_params = {**TrafficGridEnv.fixed_params, **VECTOR_FIXED}
 
     def __init__(
         self,
         num_envs: int = 1,
-        generator: str | Generator = "traffic/grid",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 360,
+        *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        **params: Any,
     ):
-        gen = self._make_generator(generator, generator_kwargs)  # first: it may name the env (RESCO)
+        gen = self._make_generator(generator or self.default_generator, generator_kwargs)  # first: it may name the env
+        self.params = self._read_params(params)
         agents, observation_space, action_space = build_spaces(self.env_id, gen)
-        super().__init__(num_envs, agents, check_max_cycles(self.env_id, max_cycles), autoreset_mode, render_mode)
-        self._init_worlds(delta_time, yellow_time, min_green, reward, True, waiting=(self.num_agents,))
+        max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
+        super().__init__(num_envs, agents, max_cycles, autoreset_mode, render_mode)
+        self._init_worlds(waiting=(self.num_agents,))
         self.generator = gen
         self.single_observation_space, self.single_action_space = observation_space, action_space
         self._widths = widths(observation_space, action_space)

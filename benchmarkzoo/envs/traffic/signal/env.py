@@ -151,33 +151,20 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     rng_attribute = "_np_random"
     pickled_attributes = ("spec", "_np_random_seed", "_phase")
     env_id = "benchmarkzoo/TrafficSignal-v0"
+    default_generator = "traffic/single-intersection"
 
     def __init__(
         self,
-        generator: str | Generator = "traffic/single-intersection",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        emissions: bool = False,
+        *,
         render_mode: str | None = None,
+        **params: Any,
     ):
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            backend=backend,
-            in_process=in_process,
-            emissions=emissions,
-        )
-        self._init_simulation(delta_time, yellow_time, min_green, reward, backend, in_process, emissions)
-        super().__init__(make_generator(self.env_id, generator, generator_kwargs), None, render_mode)
+        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, **params)
+        self._init_simulation(params)
+        gen = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
+        super().__init__(gen, self.params, render_mode)
         self.observation_space, self.action_space, self._num_phases, self._num_lanes = build_spaces(
             self.env_id, self.generator
         )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import numpy as np
+from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic.objectives import OBJECTIVES, build_reward_space, objectives
-from benchmarkzoo.envs.traffic.replay import fixed_out
+from benchmarkzoo.envs.traffic.objectives import MO_FIXED, OBJECTIVES, build_reward_space, objectives
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
-from benchmarkzoo.generators.base import Generator
 
 
 class MOTrafficSignalEnv(TrafficSignalEnv):
@@ -90,33 +89,13 @@ class MOTrafficSignalEnv(TrafficSignalEnv):
     """
 
     env_id = "benchmarkzoo/MO-TrafficSignal-v0"
+    fixed_params = {**TrafficSignalEnv.fixed_params, **MO_FIXED}
+    reward_dim = len(OBJECTIVES)
 
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/single-intersection",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator,
-            generator_kwargs,
-            delta_time,
-            yellow_time,
-            min_green,
-            "diff-waiting-time",
-            backend,
-            in_process,
-            emissions=True,
-            render_mode=render_mode,
-        )
-        self._init_kwargs = fixed_out(self._init_kwargs, "reward", "emissions")  # pickling remakes *this* class
-        self.reward_space = build_reward_space()
-        self.reward_dim = len(OBJECTIVES)
+    @functools.cached_property
+    def reward_space(self) -> spaces.Box:
+        """``Box(-inf, 0, (2,), float32)``: waiting time, CO2 (MO-Gymnasium's attribute)."""
+        return build_reward_space()
 
     def _reward(self) -> np.ndarray:
         return objectives(self._measurement)

@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv, build_spaces, make_generator
-from benchmarkzoo.envs.traffic.signals import SignalWorlds
+from benchmarkzoo.envs.traffic.signals import VECTOR_FIXED, SignalWorlds
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
 
@@ -45,24 +45,24 @@ class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     env_id = TrafficSignalEnv.env_id
+    default_generator = TrafficSignalEnv.default_generator
+    fixed_params = VECTOR_FIXED  # every world's SUMO runs in a libsumo worker
 
     def __init__(
         self,
         num_envs: int = 1,
-        generator: str | Generator = "traffic/single-intersection",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        emissions: bool = False,
+        *,
         max_episode_steps: int | None = 360,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        **params: Any,
     ):
+        self.params = self._read_params(params)
         super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self._init_worlds(delta_time, yellow_time, min_green, reward, emissions, waiting=())
-        self.generator = make_generator(self.env_id, generator, generator_kwargs)
+        self._init_worlds(waiting=())
+        self.generator = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
         spaces = build_spaces(self.env_id, self.generator)
         self.single_observation_space, self.single_action_space, self._num_phases, _ = spaces
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
