@@ -27,15 +27,6 @@ def rng_from_state(state: dict[str, Any] | None) -> np.random.Generator | None:
     return np.random.Generator(bit_generator)
 
 
-def fixed_out(kwargs: dict[str, Any], *fixed: str) -> dict[str, Any]:
-    """``kwargs`` without the ``fixed`` keys: a variant's own constructor arguments, from its base's.
-
-    A variant (the multi-objective envs) passes its base fixed values for arguments it does not
-    take; the kwargs it is pickled with are the base's less those.
-    """
-    return {key: value for key, value in kwargs.items() if key not in fixed}
-
-
 class ReplayPickling:
     """``__getstate__``/``__setstate__`` that rebuild the simulation by replaying the episode.
 

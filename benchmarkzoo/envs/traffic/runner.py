@@ -97,6 +97,8 @@ class Runner:
     """One SUMO simulation at a time: ``start`` loads a scenario, ``step`` advances it."""
 
     label = "SUMO"
+    #: The file SUMO's output goes to (a runner with a process of its own).
+    log: Path | None = None
 
     def start(
         self, net: Path, routes: Path, seed: int, timing: Timing, label: str, accounting: bool = False
@@ -109,6 +111,17 @@ class Runner:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    def _remove_log(self) -> None:
+        """Delete the SUMO log file of the last simulation, if any."""
+        if self.log is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.log.unlink()
+            self.log = None
 
     def _fail(self, what: str, message: str) -> TrafficSimulationError:
         self.close()
@@ -204,10 +217,6 @@ class InProcessRunner(Runner):
     def close(self) -> None:
         self._shutdown()
         self._release()
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
 
 
 class WorkerRunner(Runner):
@@ -310,14 +319,7 @@ class WorkerRunner(Runner):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        if self.log is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.log.unlink()
-            self.log = None
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
+        self._remove_log()
 
 
 class TraciRunner(Runner):
@@ -392,14 +394,7 @@ class TraciRunner(Runner):
                 except subprocess.TimeoutExpired:
                     process.kill()
             process.wait()
-        if self.log is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.log.unlink()
-            self.log = None
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
+        self._remove_log()
 
 
 def make_runner(backend: str, in_process: bool | None, scratch: Path) -> Runner:

@@ -8,10 +8,10 @@ import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
-from benchmarkzoo.envs.traffic.objectives import MO_FIXED, OBJECTIVES, build_reward_space, signal_objectives
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
 
 
-class MOTrafficGridEnv(TrafficGridEnv):
+class MOTrafficGridEnv(MultiObjective, TrafficGridEnv):
     """Coordinate the signals of a SUMO network, each trading its vehicles' waiting time against their CO2.
 
     ## Description
@@ -92,9 +92,6 @@ class MOTrafficGridEnv(TrafficGridEnv):
 
     metadata = {**TrafficGridEnv.metadata, "name": "mo_traffic_grid_v0"}
     env_id = "benchmarkzoo/MO-TrafficGrid-v0"
-
-    fixed_params = {**TrafficGridEnv.fixed_params, **MO_FIXED}
-    reward_dim = len(OBJECTIVES)
 
     @functools.cached_property
     def reward_spaces(self) -> dict[str, spaces.Box]:

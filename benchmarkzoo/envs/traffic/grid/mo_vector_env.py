@@ -9,10 +9,10 @@ from gymnasium import spaces
 
 from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
-from benchmarkzoo.envs.traffic.objectives import MO_FIXED, OBJECTIVES, build_reward_space, signal_objectives
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
 
 
-class MOTrafficGridVectorEnv(TrafficGridVectorEnv):
+class MOTrafficGridVectorEnv(MultiObjective, TrafficGridVectorEnv):
     """``num_envs`` MO-TrafficGrid-v0 worlds, one libsumo worker process each; see :class:`MOTrafficGridEnv`.
 
     Rewards are ``(B, N, 2)`` float32 (waiting time, CO2 per signal); ``single_reward_space`` is
@@ -21,8 +21,6 @@ class MOTrafficGridVectorEnv(TrafficGridVectorEnv):
     """
 
     env_id = MOTrafficGridEnv.env_id
-    fixed_params = {**TrafficGridVectorEnv.fixed_params, **MO_FIXED}
-    reward_dim = len(OBJECTIVES)
 
     @functools.cached_property
     def single_reward_space(self) -> spaces.Box:

@@ -7,11 +7,11 @@ import functools
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic.objectives import MO_FIXED, OBJECTIVES, build_reward_space, objectives
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, objectives
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 
 
-class MOTrafficSignalEnv(TrafficSignalEnv):
+class MOTrafficSignalEnv(MultiObjective, TrafficSignalEnv):
     """Control one signalized intersection of SUMO, trading vehicles' waiting time against their CO2.
 
     ## Description
@@ -89,8 +89,6 @@ class MOTrafficSignalEnv(TrafficSignalEnv):
     """
 
     env_id = "benchmarkzoo/MO-TrafficSignal-v0"
-    fixed_params = {**TrafficSignalEnv.fixed_params, **MO_FIXED}
-    reward_dim = len(OBJECTIVES)
 
     @functools.cached_property
     def reward_space(self) -> spaces.Box:

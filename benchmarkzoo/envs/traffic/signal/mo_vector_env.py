@@ -11,17 +11,15 @@ import functools
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic.objectives import MO_FIXED, OBJECTIVES, build_reward_space, objectives
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, objectives
 from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
 from benchmarkzoo.envs.traffic.signal.vector_env import TrafficSignalVectorEnv
 
 
-class MOTrafficSignalVectorEnv(TrafficSignalVectorEnv):
+class MOTrafficSignalVectorEnv(MultiObjective, TrafficSignalVectorEnv):
     """``num_envs`` MO-TrafficSignal-v0 worlds, one libsumo worker process each; see :class:`MOTrafficSignalEnv`."""
 
     env_id = MOTrafficSignalEnv.env_id
-    fixed_params = {**TrafficSignalVectorEnv.fixed_params, **MO_FIXED}
-    reward_dim = len(OBJECTIVES)
 
     @functools.cached_property
     def reward_space(self) -> spaces.Box:
