@@ -86,6 +86,15 @@ def _how(code: int | None) -> str:
     return f"exited with code {code}"
 
 
+def _reap(process: subprocess.Popen) -> None:
+    """Wait (5 s at most) for ``process`` to exit once told to, then kill it."""
+    try:
+        process.wait(timeout=5.0)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def _tail(path: Path | None, limit: int = 1500) -> str:
     if path is None or not path.is_file():
         return ""
@@ -314,11 +323,7 @@ class WorkerRunner(Runner):
                 conn.send(("close",))
             conn.close()
         if process is not None:
-            try:
-                process.wait(timeout=5.0)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            _reap(process)
         self._remove_log()
 
 
@@ -388,12 +393,7 @@ class TraciRunner(Runner):
             with contextlib.suppress(Exception):
                 connection.close(wait=False)
         if process is not None:
-            if process.poll() is None:
-                try:
-                    process.wait(timeout=5.0)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-            process.wait()
+            _reap(process)
         self._remove_log()
 
 
