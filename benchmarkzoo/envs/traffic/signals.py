@@ -35,10 +35,10 @@ VECTOR_FIXED = {"backend": "libsumo", "in_process": None}
 class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
     """The SUMO side of a single-world signal-control view.
 
-    The view calls :meth:`_init_simulation` with its constructor's parameters, :meth:`_start` when it loads a
-    scenario and :meth:`_advance` every step, and implements :meth:`_waiting` (each signal's
-    summed waiting time, which ``diff-waiting-time`` rewards against) and, to refuse a
-    simulation that does not fit its spaces, :meth:`_check_layout`.
+    The view calls :meth:`_init_simulation` with its constructor's parameters, :meth:`_start`
+    when it loads a scenario and :meth:`_advance` every step, and implements :meth:`_waiting`
+    (each signal's summed waiting time, which ``diff-waiting-time`` rewards against) and, to
+    refuse a simulation that does not fit its spaces, :meth:`_check_layout`.
     """
 
     scenario_type = TrafficScenario
