@@ -257,10 +257,10 @@ for _task, _generator, _set in (
 
 _TRAFFIC = "benchmarkzoo.envs.traffic"
 
-register_generator("traffic/single-intersection", f"{_TRAFFIC}.generator:SingleIntersectionGenerator")
-register_generator("traffic/grid", f"{_TRAFFIC}.generator:GridGenerator")
-register_generator("traffic/spider", f"{_TRAFFIC}.generator:SpiderGenerator")
-register_generator("traffic/random", f"{_TRAFFIC}.generator:RandomNetworkGenerator")
+register_generator("traffic/single-intersection", f"{_TRAFFIC}.generators.grid:SingleIntersectionGenerator")
+register_generator("traffic/grid", f"{_TRAFFIC}.generators.grid:GridGenerator")
+register_generator("traffic/spider", f"{_TRAFFIC}.generators.spider:SpiderGenerator")
+register_generator("traffic/random", f"{_TRAFFIC}.generators.random_network:RandomNetworkGenerator")
 
 register(
     "benchmarkzoo/TrafficSignal-v0",

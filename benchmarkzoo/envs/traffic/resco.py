@@ -37,6 +37,7 @@ sharing (the SB3 and RLlib adapters) and the native vector form's ``(B, N, ...)`
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import subprocess
@@ -46,20 +47,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError
 from benchmarkzoo.envs.traffic import sumo
-from benchmarkzoo.envs.traffic.generator import (
-    _NET_NAME,
-    _ROUTES_NAME,
-    FILE_PROFILE,
-    TrafficScenario,
-    _TrafficGenerator,
-)
+from benchmarkzoo.envs.traffic.generators import TrafficGenerator
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
+from benchmarkzoo.envs.traffic.params import GridParams
+from benchmarkzoo.envs.traffic.scenario import NET_NAME, ROUTES_NAME, TrafficScenario, file_scenario
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
 #: RESCO's simulated hour of each network's route file: ``(begin, end)`` seconds.
@@ -186,10 +182,10 @@ def routed_window(data: bytes, net: Path, net_hash: str, begin: int, end: int, s
     known = sumo.cache_dir("traffic", "routed") / f"{key}.sha256"
     if known.is_file():
         digest = known.read_text().strip()
-        stored = sumo.cache_dir("traffic", "files", digest) / _ROUTES_NAME
+        stored = sumo.cache_dir("traffic", "files", digest) / ROUTES_NAME
         if stored.is_file() and sumo.sha256(stored.read_bytes()) == digest:
             return digest
-    _, digest = _store_bytes(route_trips(trips, net), _ROUTES_NAME)
+    _, digest = _store_bytes(route_trips(trips, net), ROUTES_NAME)
     with sumo._lock:
         atomic_write(known, digest.encode())
     return digest
@@ -205,7 +201,7 @@ def _store_bytes(data: bytes, name: str) -> tuple[Path, str]:
     return path, digest
 
 
-class RESCOGenerator(_TrafficGenerator):
+class RESCOGenerator(TrafficGenerator):
     """One RESCO network with its demand hour; the seed draws SUMO's ``--seed``.
 
     Args:
@@ -227,7 +223,7 @@ class RESCOGenerator(_TrafficGenerator):
             data = routes.read_bytes()
         except OSError as error:
             raise BenchmarkZooError(f"cannot read the RESCO route file {str(routes)!r}: {error}") from error
-        self._net_path, self._net_hash = sumo.store_file(self.net_file, _NET_NAME)
+        self._net_path, self._net_hash = sumo.store_file(self.net_file, NET_NAME)
         self._routes_hash = routed_window(data, self._net_path, self._net_hash, begin, end, self.scale)
 
     @property
@@ -239,28 +235,23 @@ class RESCOGenerator(_TrafficGenerator):
         return {"network": self.network_name, "scale": self.scale}
 
     def network(self) -> tuple[Path, str]:
-        return sumo.store_file(self.net_file, _NET_NAME)
+        return sumo.store_file(self.net_file, NET_NAME)
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
         self.network()  # restore the cached copies if they went missing
-        empty = np.zeros(0, dtype=np.int32)
-        return TrafficScenario(
-            network=self.network_kind,
-            net_args=(),
-            net_hash=self._net_hash,
-            origins=(),
-            destinations=(),
-            depart=empty,
-            origin=empty.astype(np.int16),
-            destination=empty.astype(np.int16),
-            duration=self.duration,
-            profile=FILE_PROFILE,
-            sumo_seed=int(rng.integers(0, 2**31 - 1)),
-            routes_hash=self._routes_hash,
-        )
+        sumo_seed = int(rng.integers(0, 2**31 - 1))
+        return file_scenario(self.network_kind, self._net_hash, self._routes_hash, self.duration, sumo_seed)
+
+
+@dataclasses.dataclass(frozen=True)
+class RESCOParams(GridParams):
+    """:class:`~benchmarkzoo.envs.traffic.params.GridParams` with RESCO's hour at ``delta_time=5`` as the step limit."""
+
+    max_cycles: int = 720
 
 
 def env_id(network: str) -> str:
+    """The id a RESCO network is registered under (the catalogue registers one per network)."""
     return f"benchmarkzoo/TrafficRESCO-{network}-v0"
 
 
@@ -315,32 +306,13 @@ class TrafficRESCOEnv(TrafficGridEnv):
     """
 
     metadata = {"name": "traffic_resco_v0", "render_modes": [], "is_parallelizable": True}
+    default_generator = "traffic/resco"
+    params_type = RESCOParams
 
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/resco",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 720,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-            render_mode=render_mode,
-        )
+    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+        gen = resco_generator(generator, generator_kwargs)
+        self.env_id = env_id(gen.network_name)
+        return gen
 
     def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
         gen = resco_generator(generator, generator_kwargs)
@@ -363,30 +335,10 @@ class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
     world ``i`` equals :class:`TrafficRESCOEnv` reset with ``seed + i`` and stepped with the same actions.
     """
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "traffic/resco",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 720,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
+    default_generator = TrafficRESCOEnv.default_generator
+    params_type = RESCOParams
+
+    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
         gen = resco_generator(generator, generator_kwargs)
         self.env_id = env_id(gen.network_name)
-        super().__init__(
-            num_envs,
-            gen,
-            None,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            max_cycles=max_cycles,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-        )
+        return gen

@@ -86,6 +86,15 @@ def _how(code: int | None) -> str:
     return f"exited with code {code}"
 
 
+def _reap(process: subprocess.Popen) -> None:
+    """Wait (5 s at most) for ``process`` to exit once told to, then kill it."""
+    try:
+        process.wait(timeout=5.0)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def _tail(path: Path | None, limit: int = 1500) -> str:
     if path is None or not path.is_file():
         return ""
@@ -97,6 +106,8 @@ class Runner:
     """One SUMO simulation at a time: ``start`` loads a scenario, ``step`` advances it."""
 
     label = "SUMO"
+    #: The file SUMO's output goes to (a runner with a process of its own).
+    log: Path | None = None
 
     def start(
         self, net: Path, routes: Path, seed: int, timing: Timing, label: str, accounting: bool = False
@@ -109,6 +120,17 @@ class Runner:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    def _remove_log(self) -> None:
+        """Delete the SUMO log file of the last simulation, if any."""
+        if self.log is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.log.unlink()
+            self.log = None
 
     def _fail(self, what: str, message: str) -> TrafficSimulationError:
         self.close()
@@ -204,10 +226,6 @@ class InProcessRunner(Runner):
     def close(self) -> None:
         self._shutdown()
         self._release()
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
 
 
 class WorkerRunner(Runner):
@@ -305,19 +323,8 @@ class WorkerRunner(Runner):
                 conn.send(("close",))
             conn.close()
         if process is not None:
-            try:
-                process.wait(timeout=5.0)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        if self.log is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.log.unlink()
-            self.log = None
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
+            _reap(process)
+        self._remove_log()
 
 
 class TraciRunner(Runner):
@@ -386,20 +393,8 @@ class TraciRunner(Runner):
             with contextlib.suppress(Exception):
                 connection.close(wait=False)
         if process is not None:
-            if process.poll() is None:
-                try:
-                    process.wait(timeout=5.0)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-            process.wait()
-        if self.log is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.log.unlink()
-            self.log = None
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()
+            _reap(process)
+        self._remove_log()
 
 
 def make_runner(backend: str, in_process: bool | None, scratch: Path) -> Runner:

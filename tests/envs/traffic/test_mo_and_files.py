@@ -12,7 +12,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import GeneratorArgumentError
-from benchmarkzoo.envs.traffic.generator import SingleIntersectionGenerator
+from benchmarkzoo.envs.traffic.generators import SingleIntersectionGenerator
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
 from benchmarkzoo.testing import check_env, check_vector_matches_single

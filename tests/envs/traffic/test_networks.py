@@ -13,15 +13,11 @@ from gymnasium.vector import AutoresetMode
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.envs.traffic import sumo
-from benchmarkzoo.envs.traffic.generator import (
-    MAX_RANDOM_PHASES,
-    RandomNetworkGenerator,
-    SpiderGenerator,
-    network_file,
-    network_layout,
-)
+from benchmarkzoo.envs.traffic.generators import MAX_RANDOM_PHASES, RandomNetworkGenerator, SpiderGenerator
 from benchmarkzoo.envs.traffic.grid.baseline import FixedTimePolicy, MaxPressurePolicy
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
+from benchmarkzoo.envs.traffic.networks import network_layout
+from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.testing import check_parallel_vector_matches_single
 
 _GRID = "benchmarkzoo.envs.traffic.grid"
@@ -110,7 +106,9 @@ def test_random_network_cache_keeps_only_the_kept_network(tmp_path, monkeypatch)
     assert [p.parent for p in nets] == [sumo.network_folder(tuple(scenario.net_args))]
     assert sum(v.read_text() == "ok" for v in verdicts) == 1 and len(verdicts) >= 1
     calls = []
-    monkeypatch.setattr("benchmarkzoo.envs.traffic.generator.netgenerate", lambda args: calls.append(args))
+    monkeypatch.setattr(
+        "benchmarkzoo.envs.traffic.generators.random_network.netgenerate", lambda args: calls.append(args)
+    )
     assert RandomNetworkGenerator(**RANDOM).sample(11) == scenario  # every verdict read back: no netgenerate run
     assert calls == []
     next(iter(nets)).unlink()  # a missing network is regenerated, identical

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarkzoo.envs.traffic.generator import render_routes
 from benchmarkzoo.envs.traffic.grid.baseline import FixedTimePolicy, MaxPressurePolicy
 from benchmarkzoo.envs.traffic.resco import NETWORKS, RESCOGenerator, TrafficRESCOEnv, window_routes
+from benchmarkzoo.envs.traffic.scenario import render_routes
 
 #: Traffic lights of each network (RESCO's paper: 1, 3, 8, 1, 7, 21, 16, 16).
 SIGNALS = {

@@ -23,13 +23,13 @@ from benchmarkzoo.core.errors import (
     ResetNeededError,
     ScenarioError,
 )
-from benchmarkzoo.envs.traffic.generator import network_file, write_routes
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.baseline import ShortestPathPolicy, SumoRoutingPolicy
 from benchmarkzoo.envs.traffic.routing.env import RoutingEnv
 from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, edge_graph
 from benchmarkzoo.envs.traffic.routing.vector_env import RoutingVectorEnv
 from benchmarkzoo.envs.traffic.runner import InProcessRunner, sumo_command
+from benchmarkzoo.envs.traffic.scenario import network_file, write_routes
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.testing import check_parallel_env, check_parallel_vector_matches_single, check_pickle
 

@@ -17,7 +17,8 @@ from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import ClosedEnvError, MissingExtraError, ResetNeededError
 from benchmarkzoo.envs.traffic import sumo
-from benchmarkzoo.envs.traffic.generator import GridGenerator, SingleIntersectionGenerator, materialize, render_routes
+from benchmarkzoo.envs.traffic.generators import GridGenerator, SingleIntersectionGenerator
+from benchmarkzoo.envs.traffic.scenario import materialize, render_routes
 from benchmarkzoo.envs.traffic.signal.baseline import FixedTimePolicy, MaxPressurePolicy
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import weakref
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,20 +11,12 @@ from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, Scenar
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import (
-    GridGenerator,
-    TrafficScenario,
-    _TrafficGenerator,
-    network_file,
-    write_routes,
-)
-from benchmarkzoo.envs.traffic.replay import ReplayPickling
-from benchmarkzoo.envs.traffic.runner import Runner, make_runner
-from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.envs.traffic.generators import GridGenerator, TrafficGenerator
+from benchmarkzoo.envs.traffic.params import GridParams
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario
+from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
-ENV_ID = "benchmarkzoo/TrafficGrid-v0"
 #: Keys added to every agent's info on the step the episode ends (the network's episode metrics).
 METRIC_KEYS = sim.METRIC_KEYS
 
@@ -37,17 +25,17 @@ METRIC_KEYS = sim.METRIC_KEYS
 NETWORK_GENERATOR_NAMES = ("traffic/grid", "traffic/spider", "traffic/random", "traffic/resco")
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> GridGenerator:
+def make_generator(env_id: str, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> GridGenerator:
     """Resolve ``generator`` (a registered name or an instance) to a generator of signalized SUMO networks."""
     return resolve_generator(
         generator,
         generator_kwargs,
-        _TrafficGenerator,
-        f"{ENV_ID} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))})",
+        TrafficGenerator,
+        f"{env_id} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))})",
     )
 
 
-def build_spaces(generator: GridGenerator) -> tuple[list[str], spaces.Box, spaces.Discrete]:
+def build_spaces(env_id: str, generator: GridGenerator) -> tuple[list[str], spaces.Box, spaces.Discrete]:
     """Agent names and the one observation and action space every agent shares.
 
     The agents are the traffic-light ids, sorted (``tls_0``... slots on random networks). Signals
@@ -56,10 +44,10 @@ def build_spaces(generator: GridGenerator) -> tuple[list[str], spaces.Box, space
     """
     shapes = generator.signals()
     if not shapes:
-        raise ScenarioError(f"{ENV_ID}: {generator!r} makes a network without traffic lights.")
+        raise ScenarioError(f"{env_id}: {generator!r} makes a network without traffic lights.")
     empty = [tls for tls, (num_phases, _) in shapes.items() if num_phases < 1]
     if empty:
-        raise ScenarioError(f"{ENV_ID}: traffic light(s) {', '.join(empty)} of {generator!r} have no green phase.")
+        raise ScenarioError(f"{env_id}: traffic light(s) {', '.join(empty)} of {generator!r} have no green phase.")
     num_phases = max(p for p, _ in shapes.values())
     num_lanes = max(n for _, n in shapes.values())
     size = num_phases + 1 + 2 * num_lanes
@@ -97,9 +85,10 @@ def check_layout(
         )
 
 
-def check_max_cycles(max_cycles: Any) -> int:
+def check_max_cycles(env_id: str, max_cycles: Any) -> int:
+    """``max_cycles`` as an int, or ``ValueError`` naming ``env_id`` unless it is a positive integer."""
     if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer; got {max_cycles!r}.")
+        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
     return int(max_cycles)
 
 
@@ -108,7 +97,7 @@ def agent_info(layout: sim.Layout, m: sim.Measurement, k: int) -> dict[str, Any]
     return sim.step_info(layout, m, tls=k)
 
 
-class TrafficGridEnv(ReplayPickling, ParallelEnvView):
+class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     """Coordinate the traffic lights of a generated grid on the real SUMO simulator, one agent per signal.
 
     ## Description
@@ -128,7 +117,7 @@ class TrafficGridEnv(ReplayPickling, ParallelEnvView):
     Other networks: ``generator="traffic/spider"`` (a spider web: arms from a signalized centre
     across rings, optionally signalized) and ``generator="traffic/random"`` (a random network
     drawn per scenario from the seed, signals at its junctions of degree 3+); see
-    :mod:`benchmarkzoo.envs.traffic.generator` and the scenario sets ``traffic/spider`` and
+    :mod:`benchmarkzoo.envs.traffic.generators` and the scenario sets ``traffic/spider`` and
     ``traffic/random-network``.
 
     ## Agents
@@ -232,76 +221,51 @@ class TrafficGridEnv(ReplayPickling, ParallelEnvView):
     """
 
     metadata = {"name": "traffic_grid_v0", "render_modes": [], "is_parallelizable": True}
-    scenario_type = TrafficScenario
     pickled_attributes = ("agents", "num_steps")
+    env_id = "benchmarkzoo/TrafficGrid-v0"
+    default_generator = "traffic/grid"
+    params_type = GridParams
+    fixed_params = {"emissions": True}  # the episode metrics include total_co2
 
     def __init__(
         self,
-        generator: str | Generator = "traffic/grid",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 360,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
+        *,
         render_mode: str | None = None,
+        **params: Any,
     ):
+        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, **params)
+        gen = self._make_generator(generator or self.default_generator, generator_kwargs)  # first: it may name the env
+        self.generator = gen
         if render_mode is not None:
             raise ValueError(
                 f"{self.env_id}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
             )
-        check_options(reward, backend)
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-        )
-        self.generator = self._make_generator(generator, generator_kwargs)
-        self.timing = sim.Timing(delta_time, yellow_time, min_green)
-        self.reward_kind = reward
-        self.max_cycles = check_max_cycles(max_cycles)
-        self.backend = backend
-        self.in_process = in_process
+        self._init_simulation(params)
+        self.max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
         self.render_mode = render_mode
         self._widths: tuple[int, int] | None = None  # (P, L) laid out per agent; None: each signal its own
         self.possible_agents, self._observation_spaces, self._action_spaces = self._build_spaces()
         self._index = {agent: k for k, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.num_steps = 0
-        self.scenario: TrafficScenario | None = None
-        self.layout: sim.Layout | None = None
-        self._measurement: sim.Measurement | None = None
-        self._previous_waiting = np.zeros(len(self.possible_agents), dtype=np.float64)
-        self._totals = sim.EpisodeTotals()
         self._rng: np.random.Generator | None = None
         self._renderer = None  # no renderer yet: ParallelEnvView.close reads it
-        self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the simulation after pickling
-        self._runner: Runner | None = None
-        self._scratch: Path | None = None
-        self._finalizer: weakref.finalize | None = None
 
     # ---- hooks a subclass overrides to play other networks (see benchmarkzoo.envs.traffic.resco) -----
 
-    #: Env id in messages; ``scenario.network`` a scenario needs to be played.
-    env_id: str = ENV_ID
+    #: ``scenario.network`` a scenario needs to be played.
     network_kind: str = "grid"
 
     def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-        gen = make_generator(generator, generator_kwargs)
+        gen = make_generator(self.env_id, generator, generator_kwargs)
         self.network_kind = gen.network_kind
         return gen
 
     def _build_spaces(self) -> tuple[list[str], dict[str, spaces.Box], dict[str, spaces.Discrete]]:
         """Agents and each agent's observation and action space (one shared pair, see :func:`build_spaces`)."""
-        agents, observation_space, action_space = build_spaces(self.generator)
+        agents, observation_space, action_space = build_spaces(self.env_id, self.generator)
         self._widths = widths(observation_space, action_space)
         return agents, {a: observation_space for a in agents}, {a: action_space for a in agents}
 
@@ -389,57 +353,21 @@ class TrafficGridEnv(ReplayPickling, ParallelEnvView):
         return scenario
 
     def close(self) -> None:
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
-        self._measurement = None
-        if self._finalizer is not None:
-            self._finalizer()
-            self._finalizer = None
-            self._scratch = None
+        self._close_simulation()
         super().close()
 
-    # ---- the simulation ------------------------------------------------------------------------
+    # ---- the simulation (SignalEpisode's hooks) ------------------------------------------------
 
-    def _start(self, scenario: TrafficScenario) -> None:
-        self._measurement = None
-        if self._scratch is None:
-            self._scratch = new_scratch()
-            self._finalizer = weakref.finalize(self, shutil.rmtree, str(self._scratch), True)
-        net = network_file(scenario)
-        routes = write_routes(scenario, self._scratch / "routes.rou.xml")
-        if self._runner is None:
-            self._runner = make_runner(self.backend, self.in_process, self._scratch)
-        label = f"{self.env_id} {scenario.label}"
-        layout, measurement = self._runner.start(net, routes, scenario.sumo_seed, self.timing, label, True)
+    def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> np.ndarray:
+        """``(N,)`` float64 summed waiting time on each signal's incoming lanes."""
+        return np.array([sim.total_waiting(layout, m, tls=k) for k in range(len(self.possible_agents))])
+
+    def _check_layout(self, layout: sim.Layout, scenario: TrafficScenario) -> None:
         check_layout(self.env_id, self.generator, self.possible_agents, self._widths, layout, scenario.label)
-        self.scenario, self.layout, self._measurement = scenario, layout, measurement
-        for k in range(len(self.possible_agents)):
-            self._previous_waiting[k] = sim.total_waiting(layout, measurement, tls=k)
-        self._totals = sim.EpisodeTotals()
-        self._log = []
 
-    def _advance(self, actions: np.ndarray) -> None:
-        try:
-            self._measurement = self._runner.step(actions)
-        except TrafficSimulationError:
-            self._measurement = None
-            self.agents = []
-            raise
-        self._totals.add(self.layout, self._measurement)
-        self._log.append(actions)
+    def _simulation_failed(self) -> None:
+        self.agents = []
 
     def _observations(self) -> dict[str, np.ndarray]:
         width = self._widths or (None, None)
         return {agent: sim.observe(self.layout, self._measurement, self._index[agent], *width) for agent in self.agents}
-
-    # ---- pickling: rebuild the simulation by replaying the episode (ReplayPickling) ------------
-
-    def _replay(self, actions: np.ndarray) -> None:
-        self._advance(actions)
-        for k in range(len(self.possible_agents)):
-            self._previous_waiting[k] = sim.total_waiting(self.layout, self._measurement, tls=k)
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()

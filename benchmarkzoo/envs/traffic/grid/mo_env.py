@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
-from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, build_reward_space
-from benchmarkzoo.generators.base import Generator
-
-MO_ID = "benchmarkzoo/MO-TrafficGrid-v0"
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
 
 
-def signal_objectives(m: sim.Measurement, tls: int) -> np.ndarray:
-    """``(2,)`` float32 ``[-halted vehicle-seconds, -grams of CO2]`` on signal ``tls``'s own lanes in the step of ``m``.
-
-    MO-TrafficSignal-v0's :func:`~benchmarkzoo.envs.traffic.signal.mo_env.objectives`, restricted
-    to the lanes the signal owns (:meth:`~benchmarkzoo.envs.traffic.sim.SignalController.lane_owners`).
-    """
-    return np.array([-m.signal_halted[tls], -m.signal_co2[tls] / 1000.0], dtype=np.float32)
-
-
-class MOTrafficGridEnv(TrafficGridEnv):
+class MOTrafficGridEnv(MultiObjective, TrafficGridEnv):
     """Coordinate the signals of a SUMO network, each trading its vehicles' waiting time against their CO2.
 
     ## Description
@@ -33,8 +20,8 @@ class MOTrafficGridEnv(TrafficGridEnv):
     ``benchmarkzoo/TrafficGrid-v0`` (see :class:`TrafficGridEnv`: a grid by default, a spider
     web or random networks with ``generator="traffic/spider"`` / ``"traffic/random"``), with a
     vector reward per agent: MO-TrafficSignal-v0's two objectives, counted on each signal's own
-    lanes. A MOMAland-style ``moma`` env: ``reward_space(agent)`` (and the ``reward_spaces``
-    dict), rewards ``(2,)`` float32 arrays.
+    lanes (:mod:`benchmarkzoo.envs.traffic.objectives`). A MOMAland-style ``moma`` env:
+    ``reward_space(agent)`` (and the ``reward_spaces`` dict), rewards ``(2,)`` float32 arrays.
 
     ## Rewards
 
@@ -104,49 +91,17 @@ class MOTrafficGridEnv(TrafficGridEnv):
     """
 
     metadata = {**TrafficGridEnv.metadata, "name": "mo_traffic_grid_v0"}
-    env_id = MO_ID
+    env_id = "benchmarkzoo/MO-TrafficGrid-v0"
 
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/grid",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        max_cycles: int = 360,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward="diff-waiting-time",
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-            render_mode=render_mode,
-        )
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            max_cycles=max_cycles,
-            backend=backend,
-            in_process=in_process,
-        )
-        self._reward_space = build_reward_space()
-        self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute
-        self.reward_dim = len(OBJECTIVES)
+    @functools.cached_property
+    def reward_spaces(self) -> dict[str, spaces.Box]:
+        """Every agent's reward space (MOMAland's attribute): one ``Box`` shared by all."""
+        space = build_reward_space()
+        return {agent: space for agent in self.possible_agents}
 
     def reward_space(self, agent: str) -> spaces.Box:
         """Every agent's reward space (MOMAland's API): waiting time, CO2."""
-        return self._reward_space
+        return self.reward_spaces[agent]
 
     def _rewards(self) -> dict[str, np.ndarray]:
         m = self._measurement

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
-from benchmarkzoo.envs.traffic.grid.mo_env import MO_ID, signal_objectives
+from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
-from benchmarkzoo.envs.traffic.signal.mo_env import OBJECTIVES, build_reward_space
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
 
 
-class MOTrafficGridVectorEnv(TrafficGridVectorEnv):
+class MOTrafficGridVectorEnv(MultiObjective, TrafficGridVectorEnv):
     """``num_envs`` MO-TrafficGrid-v0 worlds, one libsumo worker process each; see :class:`MOTrafficGridEnv`.
 
     Rewards are ``(B, N, 2)`` float32 (waiting time, CO2 per signal); ``single_reward_space`` is
@@ -22,34 +20,12 @@ class MOTrafficGridVectorEnv(TrafficGridVectorEnv):
     with ``seed + i`` and stepped with the same actions.
     """
 
-    env_id = MO_ID
+    env_id = MOTrafficGridEnv.env_id
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "traffic/grid",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        max_cycles: int = 360,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            num_envs,
-            generator,
-            generator_kwargs,
-            delta_time,
-            yellow_time,
-            min_green,
-            "diff-waiting-time",
-            max_cycles=max_cycles,
-            autoreset_mode=autoreset_mode,
-            render_mode=render_mode,
-        )
-        self.single_reward_space: spaces.Box = build_reward_space()
-        self.reward_dim = len(OBJECTIVES)
+    @functools.cached_property
+    def single_reward_space(self) -> spaces.Box:
+        """Every agent's ``Box(-inf, 0, (2,), float32)``: waiting time, CO2."""
+        return build_reward_space()
 
     def _rewards(self, worlds: np.ndarray) -> np.ndarray:
         """``(B, N, 2)`` float32 of the ``worlds`` just stepped (zero elsewhere)."""

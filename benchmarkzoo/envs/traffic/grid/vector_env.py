@@ -7,29 +7,23 @@ and metric code is the ParallelEnv's (:mod:`benchmarkzoo.envs.traffic.sim`).
 
 from __future__ import annotations
 
-import shutil
-import weakref
 from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
 from benchmarkzoo.envs.traffic.grid.env import (
-    ENV_ID,
+    TrafficGridEnv,
     build_spaces,
     check_layout,
     check_max_cycles,
     make_generator,
     widths,
 )
-from benchmarkzoo.envs.traffic.runner import WorkerRunner
-from benchmarkzoo.envs.traffic.signal.env import check_options, new_scratch
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.envs.traffic.signals import VECTOR_FIXED, SignalWorlds
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
@@ -49,7 +43,7 @@ _METRIC_DTYPES = {
 }  # (B,)
 
 
-class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
+class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
     """``num_envs`` TrafficGrid-v0 worlds, each simulated by libsumo in its own worker process.
 
     The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s:
@@ -61,59 +55,48 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = ENV_ID
+    env_id = TrafficGridEnv.env_id
+    default_generator = TrafficGridEnv.default_generator
+    params_type = TrafficGridEnv.params_type
+    fixed_params = {**TrafficGridEnv.fixed_params, **VECTOR_FIXED}
 
     def __init__(
         self,
         num_envs: int = 1,
-        generator: str | Generator = "traffic/grid",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        max_cycles: int = 360,
+        *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        **params: Any,
     ):
-        check_options(reward, "libsumo")
-        gen = make_generator(generator, generator_kwargs)
-        agents, observation_space, action_space = build_spaces(gen)
-        super().__init__(num_envs, agents, check_max_cycles(max_cycles), autoreset_mode, render_mode)
+        gen = self._make_generator(generator or self.default_generator, generator_kwargs)  # first: it may name the env
+        self.params = self._read_params(params)
+        agents, observation_space, action_space = build_spaces(self.env_id, gen)
+        max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
+        super().__init__(num_envs, agents, max_cycles, autoreset_mode, render_mode)
+        self._init_worlds(waiting=(self.num_agents,))
         self.generator = gen
-        self.timing = sim.Timing(delta_time, yellow_time, min_green)
-        self.reward_kind = reward
         self.single_observation_space, self.single_action_space = observation_space, action_space
         self._widths = widths(observation_space, action_space)
         n = self.num_agents
         self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
         self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
-        self._scratch = new_scratch()
-        self._runners = [WorkerRunner(self._scratch) for _ in range(self.num_envs)]
-        self._finalizer = weakref.finalize(self, _cleanup, self._runners, str(self._scratch))
-        self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
-        self.layouts: list[sim.Layout | None] = [None] * self.num_envs
-        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
-        self._previous_waiting = np.zeros((self.num_envs, n), dtype=np.float64)
         self._phases = np.ones((self.num_envs, n), dtype=np.int64)  # (B, N) greens of each world's signals
-        self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
+        self._init_workers()
 
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
-            self._runners[i].send_start(
-                network_file(scenario),
-                routes,
-                scenario.sumo_seed,
-                self.timing,
-                f"{self.env_id} world {i} {scenario.label}",
-                True,
-            )
-        self._collect(worlds, loading=True)
-        return self._info()
+    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+        """The env's generator (a subclass that plays other networks resolves its own, see ``resco``)."""
+        return make_generator(self.env_id, generator, generator_kwargs)
+
+    def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> np.ndarray:
+        return np.array([sim.total_waiting(layout, m, tls=k) for k in range(self.num_agents)])
+
+    def _loaded(self, i: int, layout: sim.Layout, m: sim.Measurement) -> None:
+        label = f"world {i}'s {self.scenarios[i].label}"
+        check_layout(self.env_id, self.generator, self.possible_agents, self._widths, layout, label)
+        self._phases[i] = [layout.num_phases(k) for k in range(self.num_agents)]
+        super()._loaded(i, layout, m)
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)
@@ -132,42 +115,6 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
                 rewards[i, k] = sim.reward(self.reward_kind, layout, m, self._previous_waiting[i, k], tls=k)
                 self._previous_waiting[i, k] = sim.total_waiting(layout, m, tls=k)
         return rewards
-
-    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
-        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: Exception | None = None
-        for i in worlds:
-            try:
-                reply = self._runners[i].receive()
-            except TrafficSimulationError as error:
-                failure = failure or error
-                self._measurements[i] = None
-                continue
-            if loading:
-                layout, m = reply
-                try:
-                    check_layout(
-                        self.env_id,
-                        self.generator,
-                        self.possible_agents,
-                        self._widths,
-                        layout,
-                        f"world {i}'s {self.scenarios[i].label}",
-                    )
-                except ScenarioError as error:
-                    failure = failure or error
-                    self._measurements[i] = None
-                    continue
-                self._phases[i] = [layout.num_phases(k) for k in range(self.num_agents)]
-                self.layouts[i], self._measurements[i] = layout, m
-                self._previous_waiting[i] = [sim.total_waiting(layout, m, tls=k) for k in range(self.num_agents)]
-                self._totals[i] = sim.EpisodeTotals()
-            else:
-                self._measurements[i] = reply
-                self._totals[i].add(self.layouts[i], reply)
-        if failure is not None:
-            self._has_reset = False  # every world must be reset before the next step
-            raise failure
 
     def _info(self) -> dict[str, np.ndarray]:
         info = {key: np.zeros((self.num_envs, self.num_agents), dtype=dtype) for key, dtype in _AGENT_INFO.items()}
@@ -196,12 +143,3 @@ class TrafficGridVectorEnv(NativeMultiAgentVectorEnv):
         for i, k in zip(*np.nonzero(present)):
             out[i, k] = sim.observe(self.layouts[i], self._measurements[i], int(k), *self._widths)
         return out
-
-    def close_extras(self, **kwargs: Any) -> None:
-        self._finalizer()
-
-
-def _cleanup(runners: list[WorkerRunner], scratch: str) -> None:
-    for runner in runners:
-        runner.close()
-    shutil.rmtree(scratch, ignore_errors=True)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -14,31 +11,33 @@ from gymnasium import spaces
 from benchmarkzoo.core.errors import IllegalActionError, ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
-from benchmarkzoo.envs.traffic.generator import network_file, write_routes
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
-from benchmarkzoo.envs.traffic.signal.env import new_scratch
+from benchmarkzoo.envs.traffic.scenario import network_file
+from benchmarkzoo.envs.traffic.session import SumoSession
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
-ENV_ID = "benchmarkzoo/Routing-v0"
 METRIC_KEYS = sim.METRIC_KEYS
 
 
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RoutingGenerator:
+def make_generator(
+    env_id: str, generator: str | Generator, generator_kwargs: dict[str, Any] | None
+) -> RoutingGenerator:
     """Resolve ``generator`` (a registered name or an instance) to a routing generator."""
     return resolve_generator(
-        generator, generator_kwargs, RoutingGenerator, f"{ENV_ID} needs a routing generator ('traffic/routing')"
+        generator, generator_kwargs, RoutingGenerator, f"{env_id} needs a routing generator ('traffic/routing')"
     )
 
 
-def check_max_cycles(max_cycles: Any) -> int | None:
+def check_max_cycles(env_id: str, max_cycles: Any) -> int | None:
+    """``max_cycles`` as an int (or ``None``: the day's end), else ``ValueError`` naming ``env_id``."""
     if max_cycles is None:
         return None
     if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{ENV_ID}: max_cycles must be a positive integer or None; got {max_cycles!r}.")
+        raise ValueError(f"{env_id}: max_cycles must be a positive integer or None; got {max_cycles!r}.")
     return int(max_cycles)
 
 
@@ -56,27 +55,29 @@ def build_spaces(generator: RoutingGenerator) -> tuple[list[str], spaces.Box, sp
     )
 
 
-def check_scenario(scenario: Any, generator: RoutingGenerator) -> RoutingScenario:
+def check_scenario(env_id: str, scenario: Any, generator: RoutingGenerator) -> RoutingScenario:
     if not (
         isinstance(scenario, RoutingScenario)
         and scenario.num_agents == generator.num_agents
         and scenario.num_routes == generator.num_routes
     ):
         raise ScenarioError(
-            f"{ENV_ID} was made for {generator.num_agents} agents with {generator.num_routes} route options; "
+            f"{env_id} was made for {generator.num_agents} agents with {generator.num_routes} route options; "
             f"options['scenario'] must be a RoutingScenario of that size, got {scenario!r:.80}."
         )
     return scenario
 
 
-def check_masks(scenario: RoutingScenario, deciding: np.ndarray, choices: np.ndarray, names: list[str]) -> None:
+def check_masks(
+    env_id: str, scenario: RoutingScenario, deciding: np.ndarray, choices: np.ndarray, names: list[str]
+) -> None:
     """Raise :class:`IllegalActionError` if a deciding agent picked a route option it does not have."""
     masks = sim.action_masks(scenario)  # (N, k)
     bad = np.flatnonzero(deciding & (masks[np.arange(len(choices)), choices] == 0))
     if bad.size:
         i = int(bad[0])
         raise IllegalActionError(
-            f"{ENV_ID}: agent {names[i]!r} chose route {int(choices[i])}, but it has only routes "
+            f"{env_id}: agent {names[i]!r} chose route {int(choices[i])}, but it has only routes "
             f"{np.flatnonzero(masks[i]).tolist()} (its action mask, infos[{names[i]!r}]['action_mask'], "
             f"is {masks[i].tolist()}). Choose among the unmasked routes."
         )
@@ -102,7 +103,7 @@ def agent_info(
     return {"sim_time": m.time, "deciding": bool(deciding[i]), "action_mask": masks[i].copy()}
 
 
-class RoutingEnv(ReplayPickling, ParallelEnvView):
+class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     """Choose routes for connected autonomous vehicles among human drivers, on the real SUMO simulator.
 
     ## Description
@@ -248,7 +249,7 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
     metadata = {"name": "routing_v0", "render_modes": [], "is_parallelizable": True}
     scenario_type = RoutingScenario
     pickled_attributes = ("agents", "num_steps")
-    env_id = ENV_ID
+    env_id = "benchmarkzoo/Routing-v0"
 
     def __init__(
         self,
@@ -258,12 +259,14 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
         render_mode: str | None = None,
     ):
         if render_mode is not None:
-            raise ValueError(f"{ENV_ID}: rendering is not available; render_mode must be None, got {render_mode!r}.")
+            raise ValueError(
+                f"{self.env_id}: rendering is not available; render_mode must be None, got {render_mode!r}."
+            )
         self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, max_cycles=max_cycles)
         self.scenario: RoutingScenario | None = None
         self._rng = self._renderer = None
-        self.generator = make_generator(generator, generator_kwargs)
-        self.max_cycles = check_max_cycles(max_cycles)
+        self.generator = make_generator(self.env_id, generator, generator_kwargs)
+        self.max_cycles = check_max_cycles(self.env_id, max_cycles)
         self.render_mode = render_mode
         self.possible_agents, self._observation_space, self._action_space = build_spaces(self.generator)
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -272,9 +275,6 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
         self._measurement: sim.Measurement | None = None
         self._masks: np.ndarray | None = None
         self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the day after pickling
-        self._runner: RoutingWorkerRunner | None = None
-        self._scratch: Path | None = None
-        self._finalizer: weakref.finalize | None = None
 
     @property
     def sim_state(self) -> sim.Measurement | None:
@@ -283,7 +283,7 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
     # ---- the PettingZoo API --------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        scenario = self._next_scenario(seed, options, lambda s: check_scenario(s, self.generator))
+        scenario = self._next_scenario(seed, options, lambda s: check_scenario(self.env_id, s, self.generator))
         self._start(scenario)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -296,11 +296,15 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
 
     def step(self, actions: dict[str, Any]):
         if self._measurement is None:
-            raise ResetNeededError(f"{ENV_ID}: call reset() before step() (and after a SUMO failure).")
+            raise ResetNeededError(f"{self.env_id}: call reset() before step() (and after a SUMO failure).")
         if not self.agents:
-            raise ResetNeededError(f"{ENV_ID}: the day has ended; call reset() to start a new one.")
+            raise ResetNeededError(f"{self.env_id}: the day has ended; call reset() to start a new one.")
         check_action_dict(
-            ENV_ID, actions, self.agents, self._index, "send any route index; only deciding agents' choices are used"
+            self.env_id,
+            actions,
+            self.agents,
+            self._index,
+            "send any route index; only deciding agents' choices are used",
         )
         n = len(self.possible_agents)
         choices = np.zeros(n, dtype=np.int64)  # (N,)
@@ -308,12 +312,12 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
         for agent in self.agents:
             action = actions[agent]
             if type(action) is not int or not 0 <= action < self._action_space.n:
-                check_action(ENV_ID, self._action_space, action, who=f"agent {agent!r}")
+                check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
             choices[self._index[agent]] = int(action)
             alive[self._index[agent]] = True
         scenario, before = self.scenario, self._measurement
         deciding, _ = sim.status(scenario, before)
-        check_masks(scenario, deciding, choices, self.possible_agents)
+        check_masks(self.env_id, scenario, deciding, choices, self.possible_agents)
         self._advance(choices)
         self.num_steps += 1
         after = self._measurement
@@ -339,28 +343,20 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
+        self._close_session()
         self._measurement = None
-        if self._finalizer is not None:
-            self._finalizer()
-            self._finalizer = None
-            self._scratch = None
         super().close()
 
     # ---- the simulation ------------------------------------------------------------------------
 
+    def _new_runner(self, scratch: Path) -> RoutingWorkerRunner:
+        return RoutingWorkerRunner(scratch)
+
     def _start(self, scenario: RoutingScenario) -> None:
         self._measurement = None
-        if self._scratch is None:
-            self._scratch = new_scratch()
-            self._finalizer = weakref.finalize(self, shutil.rmtree, str(self._scratch), True)
-        routes = write_routes(scenario, self._scratch / "routes.rou.xml")
-        if self._runner is None:
-            self._runner = RoutingWorkerRunner(self._scratch)
+        routes = self._prepare(scenario)
         plan = sim.make_plan(scenario, network_file(scenario), routes)
-        self._measurement = self._runner.start(plan, f"{ENV_ID} {scenario.label}")
+        self._measurement = self._runner.start(plan, f"{self.env_id} {scenario.label}")
         self.scenario = scenario
         self._masks = sim.action_masks(scenario)
         self._log = []
@@ -382,7 +378,3 @@ class RoutingEnv(ReplayPickling, ParallelEnvView):
 
     def _replay(self, choices: np.ndarray) -> None:
         self._advance(choices)
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()

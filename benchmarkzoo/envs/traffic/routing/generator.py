@@ -1,7 +1,7 @@
 """Seeded routing scenarios: a SUMO grid, human demand, and connected autonomous vehicles with k route options.
 
 :class:`RoutingGenerator` (``traffic/routing``) draws the human demand exactly as
-:class:`~benchmarkzoo.envs.traffic.generator.GridGenerator` does (its ``<trip>`` elements are
+:class:`~benchmarkzoo.envs.traffic.generators.grid.GridGenerator` does (its ``<trip>`` elements are
 routed by SUMO when they enter, on the free-flow shortest path), then ``num_agents`` agents:
 
 * a departure second, uniform over the slots ``depart_interval, 2 * depart_interval, ...``
@@ -29,7 +29,9 @@ from typing import ClassVar
 import numpy as np
 
 from benchmarkzoo.core.errors import GeneratorArgumentError
-from benchmarkzoo.envs.traffic.generator import GridGenerator, NetworkLayout, TrafficScenario, network_layout
+from benchmarkzoo.envs.traffic.generators import GridGenerator
+from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -219,7 +221,7 @@ class RoutingGenerator(GridGenerator):
 
     Args:
         rows, cols, block_length, arm_length, lanes, speed: the grid, as for
-            :class:`~benchmarkzoo.envs.traffic.generator.GridGenerator`.
+            :class:`~benchmarkzoo.envs.traffic.generators.grid.GridGenerator`.
         rate, duration, profile, through: the human demand, as for ``GridGenerator``
             (``through`` also draws the agents' destinations).
         num_agents: route-choosing vehicles, 1 to 200.
@@ -289,7 +291,7 @@ class RoutingGenerator(GridGenerator):
         if memo is not None:
             return memo
         graph, layout = edge_graph(path, digest), network_layout(path, digest)
-        weights = self._destination_weights(layout)  # (O, D)
+        weights = self.destination_weights(layout)  # (O, D)
         routes = {}
         for o, origin in enumerate(layout.origins):
             for d, destination in enumerate(layout.destinations):

@@ -7,8 +7,6 @@ parallel; observations, rewards and metrics come from the same functions as the 
 
 from __future__ import annotations
 
-import shutil
-import weakref
 from typing import Any
 
 import numpy as np
@@ -16,10 +14,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
-from benchmarkzoo.envs.traffic.generator import network_file, write_routes
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.env import (
-    ENV_ID,
+    RoutingEnv,
     build_spaces,
     check_masks,
     check_max_cycles,
@@ -29,7 +26,8 @@ from benchmarkzoo.envs.traffic.routing.env import (
 )
 from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
-from benchmarkzoo.envs.traffic.signal.env import new_scratch
+from benchmarkzoo.envs.traffic.scenario import network_file
+from benchmarkzoo.envs.traffic.session import SumoWorkers
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
@@ -44,7 +42,7 @@ _METRIC_DTYPES = {
 }  # (B,)
 
 
-class RoutingVectorEnv(NativeMultiAgentVectorEnv):
+class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
     """``num_envs`` Routing-v0 worlds, each simulated by libsumo in its own worker process.
 
     The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s:
@@ -59,7 +57,7 @@ class RoutingVectorEnv(NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = ENV_ID
+    env_id = RoutingEnv.env_id
 
     def __init__(
         self,
@@ -70,17 +68,15 @@ class RoutingVectorEnv(NativeMultiAgentVectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        gen = make_generator(generator, generator_kwargs)
+        gen = make_generator(self.env_id, generator, generator_kwargs)
         agents, observation_space, action_space = build_spaces(gen)
-        super().__init__(num_envs, agents, check_max_cycles(max_cycles), autoreset_mode, render_mode)
+        super().__init__(num_envs, agents, check_max_cycles(self.env_id, max_cycles), autoreset_mode, render_mode)
         self.generator = gen
         self.single_observation_space, self.single_action_space = observation_space, action_space
         n = self.num_agents
         self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
         self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
-        self._scratch = new_scratch()
-        self._runners = [RoutingWorkerRunner(self._scratch) for _ in range(self.num_envs)]
-        self._finalizer = weakref.finalize(self, _cleanup, self._runners, str(self._scratch))
+        self._init_workers(RoutingWorkerRunner)
         self.scenarios: list[RoutingScenario | None] = [None] * self.num_envs
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
         self._finished = np.zeros((self.num_envs, n), dtype=bool)  # (B, N) agents done on the last step
@@ -89,22 +85,25 @@ class RoutingVectorEnv(NativeMultiAgentVectorEnv):
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         fixed = (options or {}).get("scenario")
         for i in worlds:
-            scenario = check_scenario(fixed, self.generator) if fixed is not None else self.generator(self.world_rng(i))
+            scenario = (
+                check_scenario(self.env_id, fixed, self.generator)
+                if fixed is not None
+                else self.generator(self.world_rng(i))
+            )
             self.scenarios[i] = scenario
-            routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
-            plan = sim.make_plan(scenario, network_file(scenario), routes)
-            self._runners[i].send_start(plan, f"{ENV_ID} world {i} {scenario.label}")
+            plan = sim.make_plan(scenario, network_file(scenario), self._routes(i, scenario))
+            self._runners[i].send_start(plan, f"{self.env_id} world {i} {scenario.label}")
         self._collect(worlds)
         self._finished[worlds] = False
         return self._info()
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        choices = check_discrete_agents(ENV_ID, actions, self.single_action_space.n, acting, self.possible_agents)
+        choices = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)
         worlds = np.flatnonzero(acting.any(axis=1))  # ended worlds wait for their reload
         before = list(self._measurements)
         for i in worlds:
             deciding, _ = sim.status(self.scenarios[i], before[i])
-            check_masks(self.scenarios[i], deciding & acting[i], choices[i], self.possible_agents)
+            check_masks(self.env_id, self.scenarios[i], deciding & acting[i], choices[i], self.possible_agents)
         for i in worlds:
             self._runners[i].send_step(choices[i])
         self._collect(worlds)
@@ -161,12 +160,3 @@ class RoutingVectorEnv(NativeMultiAgentVectorEnv):
             agents = np.flatnonzero(present[i])
             out[i, agents] = sim.observe(self.scenarios[i], self._measurements[i], agents)
         return out
-
-    def close_extras(self, **kwargs: Any) -> None:
-        self._finalizer()
-
-
-def _cleanup(runners: list[RoutingWorkerRunner], scratch: str) -> None:
-    for runner in runners:
-        runner.close()
-    shutil.rmtree(scratch, ignore_errors=True)

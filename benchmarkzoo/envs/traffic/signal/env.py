@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import tempfile
-import weakref
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,56 +10,36 @@ from gymnasium import spaces
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import (
-    SingleIntersectionGenerator,
-    TrafficScenario,
-    network_file,
-    signal_shapes,
-    write_routes,
-)
-from benchmarkzoo.envs.traffic.replay import ReplayPickling
-from benchmarkzoo.envs.traffic.runner import BACKENDS, Runner, make_runner
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.envs.traffic.generators import SingleIntersectionGenerator
+from benchmarkzoo.envs.traffic.networks import signal_shapes
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario
+from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.envs.view import SingleAgentEnvView
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
-ENV_ID = "benchmarkzoo/TrafficSignal-v0"
 
-
-def make_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
+def make_generator(env_id: str, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
     """Resolve ``generator`` (a registered name or an instance) to a single-intersection traffic generator."""
     return resolve_generator(
         generator,
         generator_kwargs,
         SingleIntersectionGenerator,
-        f"{ENV_ID} needs a single-intersection generator ('traffic/single-intersection')",
+        f"{env_id} needs a single-intersection generator ('traffic/single-intersection')",
     )
 
 
-def build_spaces(generator: Generator) -> tuple[spaces.Box, spaces.Discrete, int, int]:
+def build_spaces(env_id: str, generator: Generator) -> tuple[spaces.Box, spaces.Discrete, int, int]:
     """Observation and action spaces from the generator's network (generated or read from the cache)."""
     path, _ = generator.network()
     shapes = signal_shapes(path)
     if len(shapes) != 1:
-        raise ScenarioError(f"{ENV_ID} controls exactly one traffic light; {generator!r} makes {len(shapes)}.")
+        raise ScenarioError(f"{env_id} controls exactly one traffic light; {generator!r} makes {len(shapes)}.")
     ((num_phases, num_lanes),) = shapes.values()
     size = num_phases + 1 + 2 * num_lanes
     return spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32), spaces.Discrete(num_phases), num_phases, num_lanes
 
 
-def check_options(reward: str, backend: str) -> None:
-    if reward not in sim.REWARDS:
-        raise ValueError(f"{ENV_ID}: reward must be one of {sim.REWARDS}; got {reward!r}.")
-    if backend not in BACKENDS:
-        raise ValueError(f"{ENV_ID}: backend must be one of {BACKENDS}; got {backend!r}.")
-
-
-def new_scratch() -> Path:
-    """A private temporary folder (route files, SUMO logs), removed by ``close()`` or at garbage collection."""
-    return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
-
-
-class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
+class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     """Control one signalized intersection of the SUMO traffic simulator by choosing its green phase.
 
     ## Description
@@ -173,63 +148,33 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
     """
 
     metadata = {"render_modes": []}
-    scenario_type = TrafficScenario
     rng_attribute = "_np_random"
     pickled_attributes = ("spec", "_np_random_seed", "_phase")
-    env_id = ENV_ID
-
-    @property
-    def _name(self) -> str:
-        """The id messages name: the registered one this env was made as, else the class's."""
-        return self.spec.id if self.spec is not None else self.env_id
+    env_id = "benchmarkzoo/TrafficSignal-v0"
+    default_generator = "traffic/single-intersection"
 
     def __init__(
         self,
-        generator: str | Generator = "traffic/single-intersection",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        emissions: bool = False,
+        *,
         render_mode: str | None = None,
+        **params: Any,
     ):
-        check_options(reward, backend)
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            reward=reward,
-            backend=backend,
-            in_process=in_process,
-            emissions=emissions,
+        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, **params)
+        self._init_simulation(params)
+        gen = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
+        super().__init__(gen, self.params, render_mode)
+        self.observation_space, self.action_space, self._num_phases, self._num_lanes = build_spaces(
+            self.env_id, self.generator
         )
-        super().__init__(make_generator(generator, generator_kwargs), None, render_mode)
-        self.timing = sim.Timing(delta_time, yellow_time, min_green)
-        self.reward_kind = reward
-        self.backend = backend
-        self.in_process = in_process
-        self.emissions = bool(emissions)
-        self.observation_space, self.action_space, self._num_phases, self._num_lanes = build_spaces(self.generator)
-        self.layout: sim.Layout | None = None
-        self._measurement: sim.Measurement | None = None
-        self._previous_waiting = 0.0
-        self._totals = sim.EpisodeTotals()
-        self._log: list[int] = []  # since the last reset: replayed to rebuild the simulation after pickling
-        self._runner: Runner | None = None
-        self._scratch: Path | None = None
-        self._finalizer: weakref.finalize | None = None
 
     # ---- the Gymnasium API -------------------------------------------------------------------
 
     def _check_scenario(self, scenario: Any) -> TrafficScenario:
         if not isinstance(scenario, TrafficScenario) or scenario.network != "single-intersection":
             raise ScenarioError(
-                f"{self._name}: options['scenario'] must be a single-intersection TrafficScenario; "
+                f"{self.env_id}: options['scenario'] must be a single-intersection TrafficScenario; "
                 f"got {scenario!r:.80}."
             )
         return scenario
@@ -240,11 +185,11 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
 
     def _step(self, action: Any):
         if self._measurement is None:
-            raise ResetNeededError(f"{self._name}: the last SUMO step failed; call reset() to start a new simulation.")
+            raise ResetNeededError(f"{self.env_id}: the last SUMO step failed; call reset() to start a new simulation.")
         if type(action) is not int or not 0 <= action < self._num_phases:
-            check_action(self._name, self.action_space, action)
+            check_action(self.env_id, self.action_space, action)
             action = int(action)
-        self._advance(action)
+        self._advance(np.array([action], dtype=np.int64))
         reward = self._reward()
         self._previous_waiting = sim.total_waiting(self.layout, self._measurement)
         return self._observation(), reward, False, False, self._info()
@@ -259,57 +204,20 @@ class TrafficSignalEnv(ReplayPickling, SingleAgentEnvView):
         }
 
     def _close_sim(self) -> None:
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
-        self._measurement = None
-        if self._finalizer is not None:
-            self._finalizer()
-            self._finalizer = None
-            self._scratch = None
+        self._close_simulation()
 
-    # ---- the simulation ------------------------------------------------------------------------
+    # ---- the simulation (SignalEpisode's hooks) ------------------------------------------------
 
-    def _start(self, scenario: TrafficScenario) -> None:
-        self._measurement = None
-        if self._scratch is None:
-            self._scratch = new_scratch()
-            self._finalizer = weakref.finalize(self, shutil.rmtree, str(self._scratch), True)
-        net = network_file(scenario)
-        routes = write_routes(scenario, self._scratch / "routes.rou.xml")
-        if self._runner is None:
-            self._runner = make_runner(self.backend, self.in_process, self._scratch)
-        label = f"{self._name} {scenario.label}"
-        layout, measurement = self._runner.start(net, routes, scenario.sumo_seed, self.timing, label, self.emissions)
+    def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> float:
+        return sim.total_waiting(layout, m)
+
+    def _check_layout(self, layout: sim.Layout, scenario: TrafficScenario) -> None:
         num_phases, num_lanes = layout.num_phases(0), len(layout.incoming[0])
         if len(layout.tls_ids) != 1 or (num_phases, num_lanes) != (self._num_phases, self._num_lanes):
             raise ScenarioError(
-                f"{self._name} was made for {self._num_phases} green phases and {self._num_lanes} incoming lanes; "
+                f"{self.env_id} was made for {self._num_phases} green phases and {self._num_lanes} incoming lanes; "
                 f"{scenario.label} has {num_phases} and {num_lanes}. Pass a scenario of this env's generator."
             )
-        self.scenario, self.layout, self._measurement = scenario, layout, measurement
-        self._previous_waiting = sim.total_waiting(layout, measurement)
-        self._totals = sim.EpisodeTotals()
-        self._log = []
-
-    def _advance(self, action: int) -> None:
-        try:
-            self._measurement = self._runner.step(np.array([action], dtype=np.int64))
-        except TrafficSimulationError:
-            self._measurement = None
-            raise
-        self._totals.add(self.layout, self._measurement)
-        self._log.append(action)
 
     def _observation(self) -> np.ndarray:
         return sim.observe(self.layout, self._measurement)
-
-    # ---- pickling: rebuild the simulation by replaying the episode (ReplayPickling) ------------
-
-    def _replay(self, action: int) -> None:
-        self._advance(action)
-        self._previous_waiting = sim.total_waiting(self.layout, self._measurement)
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            self.close()

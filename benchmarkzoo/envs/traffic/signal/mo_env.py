@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, objectives
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
-from benchmarkzoo.generators.base import Generator
-
-MO_ID = "benchmarkzoo/MO-TrafficSignal-v0"
-OBJECTIVES = ("waiting_time", "co2")
 
 
-def build_reward_space() -> spaces.Box:
-    """``Box(-inf, 0, (2,), float32)``: both objectives are costs, unbounded by the demand."""
-    return spaces.Box(low=-np.inf, high=0.0, shape=(len(OBJECTIVES),), dtype=np.float32)
-
-
-def objectives(m: sim.Measurement) -> np.ndarray:
-    """``(2,)`` float32 ``[-halted vehicle-seconds, -grams of CO2]`` of the step that produced ``m``."""
-    return np.array([-m.halted, -m.co2 / 1000.0], dtype=np.float32)
-
-
-class MOTrafficSignalEnv(TrafficSignalEnv):
+class MOTrafficSignalEnv(MultiObjective, TrafficSignalEnv):
     """Control one signalized intersection of SUMO, trading vehicles' waiting time against their CO2.
 
     ## Description
@@ -102,42 +88,12 @@ class MOTrafficSignalEnv(TrafficSignalEnv):
     >>> env.close()
     """
 
-    env_id = MO_ID
+    env_id = "benchmarkzoo/MO-TrafficSignal-v0"
 
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/single-intersection",
-        generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        backend: str = "libsumo",
-        in_process: bool | None = None,
-        render_mode: str | None = None,
-    ):
-        super().__init__(
-            generator,
-            generator_kwargs,
-            delta_time,
-            yellow_time,
-            min_green,
-            "diff-waiting-time",
-            backend,
-            in_process,
-            emissions=True,
-            render_mode=render_mode,
-        )
-        self._init_kwargs = dict(
-            generator=generator,
-            generator_kwargs=generator_kwargs,
-            delta_time=delta_time,
-            yellow_time=yellow_time,
-            min_green=min_green,
-            backend=backend,
-            in_process=in_process,
-        )
-        self.reward_space = build_reward_space()
-        self.reward_dim = len(OBJECTIVES)
+    @functools.cached_property
+    def reward_space(self) -> spaces.Box:
+        """``Box(-inf, 0, (2,), float32)``: waiting time, CO2 (MO-Gymnasium's attribute)."""
+        return build_reward_space()
 
     def _reward(self) -> np.ndarray:
         return objectives(self._measurement)

@@ -10,8 +10,6 @@ generator seeded ``seed + i``, so rollouts equal ``SyncVectorEnv`` over the sing
 
 from __future__ import annotations
 
-import shutil
-import weakref
 from typing import Any
 
 import numpy as np
@@ -20,10 +18,8 @@ from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generator import TrafficScenario, network_file, write_routes
-from benchmarkzoo.envs.traffic.runner import WorkerRunner
-from benchmarkzoo.envs.traffic.signal.env import ENV_ID, build_spaces, check_options, make_generator, new_scratch
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv, build_spaces, make_generator
+from benchmarkzoo.envs.traffic.signals import VECTOR_FIXED, SignalWorlds
 from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.base import NativeVectorEnv
 
@@ -40,7 +36,7 @@ _INFO_DTYPES = {
 }
 
 
-class TrafficSignalVectorEnv(NativeVectorEnv):
+class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
     """``num_envs`` TrafficSignal-v0 worlds, each simulated by libsumo in its own worker process.
 
     Arguments are the single env's (``backend`` is always libsumo in workers), plus those of
@@ -48,57 +44,33 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = ENV_ID
+    env_id = TrafficSignalEnv.env_id
+    default_generator = TrafficSignalEnv.default_generator
+    fixed_params = VECTOR_FIXED  # every world's SUMO runs in a libsumo worker
 
     def __init__(
         self,
         num_envs: int = 1,
-        generator: str | Generator = "traffic/single-intersection",
+        generator: str | Generator | None = None,
         generator_kwargs: dict[str, Any] | None = None,
-        delta_time: int = 5,
-        yellow_time: int = 2,
-        min_green: int = 5,
-        reward: str = "diff-waiting-time",
-        emissions: bool = False,
+        *,
         max_episode_steps: int | None = 360,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        **params: Any,
     ):
+        self.params = self._read_params(params)
         super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        check_options(reward, "libsumo")
-        self.generator = make_generator(generator, generator_kwargs)
-        self.timing = sim.Timing(delta_time, yellow_time, min_green)
-        self.reward_kind = reward
-        self.emissions = bool(emissions)
-        self.single_observation_space, self.single_action_space, num_phases, _ = build_spaces(self.generator)
+        self._init_worlds(waiting=())
+        self.generator = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
+        spaces = build_spaces(self.env_id, self.generator)
+        self.single_observation_space, self.single_action_space, self._num_phases, _ = spaces
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._num_phases = num_phases
-        self._scratch = new_scratch()
-        self._runners = [WorkerRunner(self._scratch) for _ in range(self.num_envs)]
-        self._finalizer = weakref.finalize(self, _cleanup, self._runners, str(self._scratch))
-        self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
-        self.layouts: list[sim.Layout | None] = [None] * self.num_envs
-        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
-        self._previous_waiting = np.zeros(self.num_envs, dtype=np.float64)
-        self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
+        self._init_workers()
 
-    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
-            routes = write_routes(scenario, self._scratch / f"routes-{i}.rou.xml")
-            self._runners[i].send_start(
-                network_file(scenario),
-                routes,
-                scenario.sumo_seed,
-                self.timing,
-                f"{self.env_id} world {i} {scenario.label}",
-                self.emissions,
-            )
-        self._collect(worlds, loading=True)
-        return self._info()
+    def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> float:
+        return sim.total_waiting(layout, m)
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_batch(self.env_id, actions, self._num_phases, self.num_envs)
@@ -121,27 +93,6 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
             dtype=np.float64,
         )
 
-    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
-        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: TrafficSimulationError | None = None
-        for i in worlds:
-            try:
-                reply = self._runners[i].receive()
-            except TrafficSimulationError as error:
-                failure = failure or error
-                self._measurements[i] = None
-                continue
-            if loading:
-                self.layouts[i], self._measurements[i] = reply
-                self._previous_waiting[i] = sim.total_waiting(*reply)
-                self._totals[i] = sim.EpisodeTotals()
-            else:
-                self._measurements[i] = reply
-                self._totals[i].add(self.layouts[i], reply)
-        if failure is not None:
-            self._has_reset = False  # every world must be reset before the next step
-            raise failure
-
     def _info(self) -> dict[str, np.ndarray]:
         info = {
             key: np.zeros(self.num_envs, dtype=dtype)
@@ -161,12 +112,3 @@ class TrafficSignalVectorEnv(NativeVectorEnv):
             if m is not None:
                 out[i] = sim.observe(layout, m)
         return out
-
-    def close_extras(self, **kwargs: Any) -> None:
-        self._finalizer()
-
-
-def _cleanup(runners: list[WorkerRunner], scratch: str) -> None:
-    for runner in runners:
-        runner.close()
-    shutil.rmtree(scratch, ignore_errors=True)

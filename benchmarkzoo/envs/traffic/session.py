@@ -1,0 +1,114 @@
+"""Where a traffic view's SUMO simulations live: a private temporary folder and the runners that use it.
+
+Two mixins, for every SUMO-backed view (signal control and routing):
+
+* :class:`SumoSession` (single-world views): one simulation at a time in ``_runner``; the
+  folder ``_scratch`` and the runner are made on the first start (constructing an env starts no
+  process), and :meth:`~SumoSession._close_session` stops the one and removes the other.
+* :class:`SumoWorkers` (native vector forms): one worker process per world in ``_runners``,
+  sharing one folder; a vector env sends every world's request before reading any reply, so
+  the workers simulate in parallel.
+
+Both name the env by :attr:`SpecNamed.env_id`. The folders hold route files and SUMO's logs;
+they are removed by ``close()`` or, for a view that is never closed, when it is garbage
+collected, so no view leaves files or processes behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+import weakref
+from pathlib import Path
+from typing import Any
+
+from benchmarkzoo.envs.traffic.runner import WorkerRunner
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario, write_routes
+
+
+def new_scratch() -> Path:
+    """A private temporary folder (route files, SUMO logs)."""
+    return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
+
+
+class SpecNamed:
+    """Messages name :attr:`env_id`: the id the class is registered under (a class attribute), and
+    the spec's id once the registry has set ``spec`` (``gym.make`` and ``gym.make_vec`` set it after
+    construction; the setter keeps :attr:`env_id` in step), so a message names the id the env was made as.
+    """
+
+    env_id: str
+    _spec: Any = None
+
+    @property
+    def spec(self) -> Any:
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: Any) -> None:
+        self._spec = spec
+        if spec is not None:
+            self.env_id = spec.id
+
+
+class SumoSession(SpecNamed):
+    """A single-world view's SUMO: ``_runner`` (from :meth:`_new_runner`) and its folder ``_scratch``."""
+
+    _runner: Any = None
+    _scratch: Path | None = None
+    _finalizer: weakref.finalize | None = None
+
+    def _new_runner(self, scratch: Path) -> Any:
+        """The runner of this view's simulations, writing its files into ``scratch``."""
+        raise NotImplementedError
+
+    def _prepare(self, scenario: TrafficScenario) -> Path:
+        """Make the folder and the runner if need be; write ``scenario``'s route file and return its path."""
+        if self._scratch is None:
+            self._scratch = new_scratch()
+            self._finalizer = weakref.finalize(self, shutil.rmtree, str(self._scratch), True)
+        routes = write_routes(scenario, self._scratch / "routes.rou.xml")
+        if self._runner is None:
+            self._runner = self._new_runner(self._scratch)
+        return routes
+
+    def _close_session(self) -> None:
+        """Stop the runner and remove the folder; a later start makes new ones."""
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+        if self._finalizer is not None:
+            self._finalizer()
+            self._finalizer = None
+            self._scratch = None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()  # type: ignore[attr-defined]
+
+
+class SumoWorkers(SpecNamed):
+    """A native vector env's worker processes ``_runners``, one per world, sharing the folder ``_scratch``."""
+
+    num_envs: int
+    _finalizer: weakref.finalize | None = None
+
+    def _init_workers(self, runner: type[WorkerRunner] = WorkerRunner) -> None:
+        self._scratch = new_scratch()
+        self._runners = [runner(self._scratch) for _ in range(self.num_envs)]
+        self._finalizer = weakref.finalize(self, _cleanup, self._runners, str(self._scratch))
+
+    def _routes(self, world: int, scenario: TrafficScenario) -> Path:
+        """Write world ``world``'s route file for ``scenario`` and return its path."""
+        return write_routes(scenario, self._scratch / f"routes-{world}.rou.xml")
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if self._finalizer is not None:  # None: the constructor failed before the workers started
+            self._finalizer()
+
+
+def _cleanup(runners: list[WorkerRunner], scratch: str) -> None:
+    for runner in runners:
+        runner.close()
+    shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,174 @@
+"""The plumbing every signal-control view shares: TrafficSignal-v0, TrafficGrid-v0, their MO variants, RESCO.
+
+A view states its spaces, rewards and infos, and its parameters (:mod:`~benchmarkzoo.envs.traffic.params`);
+these two mixins own the SUMO side:
+
+* :class:`SignalEpisode` (single-world views): the parameter checks, one simulation at a time
+  (:class:`~benchmarkzoo.envs.traffic.session.SumoSession`), starting it, advancing it, pickling
+  by replay (:class:`~benchmarkzoo.envs.traffic.replay.ReplayPickling`) and cleanup.
+* :class:`SignalWorlds` (native vector forms): one worker process per world
+  (:class:`~benchmarkzoo.envs.traffic.session.SumoWorkers`), loading and collecting every world.
+
+Both name the env by :attr:`env_id` (see :class:`~benchmarkzoo.envs.traffic.session.SpecNamed`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarkzoo.core.errors import ScenarioError
+from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.params import DeclaredParams
+from benchmarkzoo.envs.traffic.replay import ReplayPickling
+from benchmarkzoo.envs.traffic.runner import Runner, make_runner
+from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file
+from benchmarkzoo.envs.traffic.session import SumoSession, SumoWorkers
+from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
+
+#: The parameters a native vector form plays fixed: every world's SUMO runs in a libsumo worker process.
+VECTOR_FIXED = {"backend": "libsumo", "in_process": None}
+
+
+class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
+    """The SUMO side of a single-world signal-control view.
+
+    The view calls :meth:`_init_simulation` with its constructor's parameters, :meth:`_start`
+    when it loads a scenario and :meth:`_advance` every step, and implements :meth:`_waiting`
+    (each signal's summed waiting time, which ``diff-waiting-time`` rewards against) and, to
+    refuse a simulation that does not fit its spaces, :meth:`_check_layout`.
+    """
+
+    scenario_type = TrafficScenario
+
+    def _init_simulation(self, params: dict[str, Any]) -> None:
+        """Read the constructor's ``params`` (see :mod:`~benchmarkzoo.envs.traffic.params`); no SUMO starts yet."""
+        self.params = self._read_params(params)
+        self.timing = self.params.timing
+        self.reward_kind = self.params.reward
+        self.backend = self.params.backend
+        self.in_process = self.params.in_process
+        self.emissions = bool(self.params.emissions)
+        self.scenario: TrafficScenario | None = None
+        self.layout: sim.Layout | None = None
+        self._measurement: sim.Measurement | None = None
+        self._totals = sim.EpisodeTotals()
+        self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the simulation after pickling
+
+    # ---- hooks --------------------------------------------------------------------------------
+
+    def _new_runner(self, scratch: Path) -> Runner:
+        return make_runner(self.backend, self.in_process, scratch)
+
+    def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> Any:
+        """The waiting time(s) the next ``diff-waiting-time`` reward is measured against."""
+        raise NotImplementedError
+
+    def _check_layout(self, layout: sim.Layout, scenario: TrafficScenario) -> None:
+        """Raise :class:`ScenarioError` unless the simulation's signals fit the env's spaces."""
+
+    def _simulation_failed(self) -> None:
+        """Called when a SUMO step fails, before the error propagates."""
+
+    # ---- the simulation ------------------------------------------------------------------------
+
+    def _start(self, scenario: TrafficScenario) -> None:
+        self._measurement = None
+        net, routes = network_file(scenario), self._prepare(scenario)
+        label = f"{self.env_id} {scenario.label}"
+        layout, m = self._runner.start(net, routes, scenario.sumo_seed, self.timing, label, self.emissions)
+        self._check_layout(layout, scenario)
+        self.scenario, self.layout, self._measurement = scenario, layout, m
+        self._previous_waiting = self._waiting(layout, m)
+        self._totals = sim.EpisodeTotals()
+        self._log = []
+
+    def _advance(self, actions: np.ndarray) -> None:
+        try:
+            self._measurement = self._runner.step(actions)
+        except TrafficSimulationError:
+            self._measurement = None
+            self._simulation_failed()
+            raise
+        self._totals.add(self.layout, self._measurement)
+        self._log.append(actions)
+
+    def _replay(self, actions: np.ndarray) -> None:
+        self._advance(actions)
+        self._previous_waiting = self._waiting(self.layout, self._measurement)
+
+    def _close_simulation(self) -> None:
+        self._close_session()
+        self._measurement = None
+
+
+class SignalWorlds(DeclaredParams, SumoWorkers):
+    """The worlds of a native vector signal-control env, each simulated in its own libsumo worker process.
+
+    The env reads its parameters (``self.params = self._read_params(params)``), calls
+    :meth:`_init_worlds` in its constructor (after the vector base's), then
+    ``_init_workers`` once its generator and spaces are made, and implements :meth:`_waiting`
+    (and :meth:`_loaded` to check a world's simulation); :meth:`_load_worlds` and
+    ``close_extras`` are the vector base's hooks.
+    """
+
+    num_envs: int
+    generator: Any
+    _has_reset: bool
+
+    def _init_worlds(self, waiting: tuple[int, ...]) -> None:
+        """Set up the worlds (after :meth:`_read_params`); ``waiting`` is the shape of one world's :meth:`_waiting`."""
+        self.timing = self.params.timing
+        self.reward_kind = self.params.reward
+        self.emissions = bool(self.params.emissions)
+        self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
+        self.layouts: list[sim.Layout | None] = [None] * self.num_envs
+        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
+        self._previous_waiting = np.zeros((self.num_envs, *waiting), dtype=np.float64)
+        self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
+
+    def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> Any:
+        """One world's waiting time(s) the next ``diff-waiting-time`` reward is measured against."""
+        raise NotImplementedError
+
+    def _loaded(self, i: int, layout: sim.Layout, m: sim.Measurement) -> None:
+        """World ``i``'s simulation has started; raise :class:`ScenarioError` if it does not fit."""
+        self.layouts[i], self._measurements[i] = layout, m
+        self._previous_waiting[i] = self._waiting(layout, m)
+        self._totals[i] = sim.EpisodeTotals()
+
+    def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
+        fixed = (options or {}).get("scenario")
+        for i in worlds:
+            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
+            self.scenarios[i] = scenario
+            self._runners[i].send_start(
+                network_file(scenario),
+                self._routes(i, scenario),
+                scenario.sumo_seed,
+                self.timing,
+                f"{self.env_id} world {i} {scenario.label}",
+                self.emissions,
+            )
+        self._collect(worlds, loading=True)
+        return self._info()
+
+    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
+        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
+        failure: Exception | None = None
+        for i in worlds:
+            try:
+                reply = self._runners[i].receive()
+                if loading:
+                    self._loaded(i, *reply)
+                else:
+                    self._measurements[i] = reply
+                    self._totals[i].add(self.layouts[i], reply)
+            except (TrafficSimulationError, ScenarioError) as error:
+                failure = failure or error
+                self._measurements[i] = None
+        if failure is not None:
+            self._has_reset = False  # every world must be reset before the next step
+            raise failure
