@@ -9,7 +9,8 @@ Two mixins, for every SUMO-backed view (signal control and routing):
   sharing one folder; a vector env sends every world's request before reading any reply, so
   the workers simulate in parallel.
 
-Both name the env by :attr:`SpecNamed.env_id`. The folders hold route files and SUMO's logs;
+Both name the env by :attr:`~benchmarkzoo.envs.identity.SpecNamed.env_id` (the spec's id once
+the registry has set it). The folders hold route files and SUMO's logs;
 they are removed by ``close()`` or, for a view that is never closed, when it is garbage
 collected, so no view leaves files or processes behind.
 """
@@ -23,6 +24,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from benchmarkzoo.envs.identity import SpecNamed
 from benchmarkzoo.envs.traffic.runner import WorkerRunner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, write_routes
 
@@ -30,26 +32,6 @@ from benchmarkzoo.envs.traffic.scenario import TrafficScenario, write_routes
 def new_scratch() -> Path:
     """A private temporary folder (route files, SUMO logs)."""
     return Path(tempfile.mkdtemp(prefix="benchmarkzoo-traffic-"))
-
-
-class SpecNamed:
-    """Messages name :attr:`env_id`: the id the class is registered under (a class attribute), and
-    the spec's id once the registry has set ``spec`` (``gym.make`` and ``gym.make_vec`` set it after
-    construction; the setter keeps :attr:`env_id` in step), so a message names the id the env was made as.
-    """
-
-    env_id: str
-    _spec: Any = None
-
-    @property
-    def spec(self) -> Any:
-        return self._spec
-
-    @spec.setter
-    def spec(self, spec: Any) -> None:
-        self._spec = spec
-        if spec is not None:
-            self.env_id = spec.id
 
 
 class SumoSession(SpecNamed):

@@ -9,7 +9,7 @@ these two mixins own the SUMO side:
 * :class:`SignalWorlds` (native vector forms): one worker process per world
   (:class:`~benchmarkzoo.envs.traffic.session.SumoWorkers`), loading and collecting every world.
 
-Both name the env by :attr:`env_id` (see :class:`~benchmarkzoo.envs.traffic.session.SpecNamed`).
+Both name the env by :attr:`env_id` (see :class:`~benchmarkzoo.envs.identity.SpecNamed`).
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class SignalWorlds(DeclaredParams, SumoWorkers):
     """The worlds of a native vector signal-control env, each simulated in its own libsumo worker process.
 
     The env reads its parameters (``self.params = self._read_params(params)``), calls
-    :meth:`_init_worlds` in its constructor (after the vector base's), then
+    :meth:`_init_signal_worlds` in its constructor (after the vector base's), then
     ``_init_workers`` once its generator and spaces are made, and implements :meth:`_waiting`
     (and :meth:`_loaded` to check a world's simulation); :meth:`_load_worlds` and
     ``close_extras`` are the vector base's hooks.
@@ -118,7 +118,7 @@ class SignalWorlds(DeclaredParams, SumoWorkers):
     generator: Any
     _has_reset: bool
 
-    def _init_worlds(self, waiting: tuple[int, ...]) -> None:
+    def _init_signal_worlds(self, waiting: tuple[int, ...]) -> None:
         """Set up the worlds (after :meth:`_read_params`); ``waiting`` is the shape of one world's :meth:`_waiting`."""
         self.timing = self.params.timing
         self.reward_kind = self.params.reward

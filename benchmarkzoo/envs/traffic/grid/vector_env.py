@@ -75,7 +75,7 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
         agents, observation_space, action_space = build_spaces(self.env_id, gen)
         max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
         super().__init__(num_envs, agents, max_cycles, autoreset_mode, render_mode)
-        self._init_worlds(waiting=(self.num_agents,))
+        self._init_signal_worlds(waiting=(self.num_agents,))
         self.generator = gen
         self.single_observation_space, self.single_action_space = observation_space, action_space
         self._widths = widths(observation_space, action_space)

@@ -61,7 +61,7 @@ class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
     ):
         self.params = self._read_params(params)
         super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
-        self._init_worlds(waiting=())
+        self._init_signal_worlds(waiting=())
         self.generator = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
         spaces = build_spaces(self.env_id, self.generator)
         self.single_observation_space, self.single_action_space, self._num_phases, _ = spaces
