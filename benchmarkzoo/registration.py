@@ -220,6 +220,16 @@ def spec(env_id: str) -> EnvSpec:
     return found
 
 
+def registered_so_far() -> list[EnvSpec]:
+    """The envs registered until now, sorted by id, without loading plugins.
+
+    For lookups made while an env is being constructed (which id to name): making a built-in env
+    must not read every installed distribution's metadata. An env made through a plugin's id is
+    registered by then, because the lookup of that id loaded the plugins.
+    """
+    return [s for _, s in sorted(_ENVS.items())]
+
+
 def list_envs(kind: str | None = None, family: str | None = None) -> list[EnvSpec]:
     """Every registered env, sorted by id, optionally of one ``kind`` and/or ``family``."""
     if kind is not None and kind not in KINDS:

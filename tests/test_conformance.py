@@ -26,9 +26,16 @@ SINGLE_KINDS = ("single", "mo")
 #: Each is longer than the family's episodes (TrafficSignal-v0: 360 steps; Panda: 50).
 HEAVY_STEPS = {"traffic": 400, "robotics": 300}
 HEAVY_FAMILIES = tuple(HEAVY_STEPS)
-#: Envs on real city networks (thousands of SUMO vehicles, 720-step episodes): shorter rollouts,
-#: episodes cut to ``max_cycles`` so that resets are still crossed, and two worlds.
-SHORT_EPISODES = {"benchmarkzoo/TrafficRESCO-": (100, 40)}
+#: Envs whose steps are long SUMO simulations (RESCO's city networks, thousands of vehicles;
+#: Routing, where a step is a departure slot of a simulated day): shorter rollouts, episodes cut
+#: to ``max_cycles`` so that resets are still crossed, and two worlds. Routing at the default
+#: settings took 200 s per autoreset mode for the vector check alone.
+#: The first matching prefix wins: Ingolstadt's 21 signals are the largest network (90-100 s per check).
+SHORT_EPISODES = {
+    "benchmarkzoo/TrafficRESCO-ingolstadt21-": (50, 20),
+    "benchmarkzoo/TrafficRESCO-": (100, 40),
+    "benchmarkzoo/Routing-v0": (60, 20),
+}
 
 
 def short_episodes(env_spec: EnvSpec) -> tuple[int | None, dict]:

@@ -71,10 +71,10 @@ def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool) 
 
 def registered_id(cls: type, config: Any = None, generator: Any = None) -> str:
     """The id an instance of ``cls`` made with ``config`` and ``generator`` names (see the module docstring)."""
-    from benchmarkzoo.registration import list_envs
+    from benchmarkzoo.registration import registered_so_far
 
     target = f"{cls.__module__}:{cls.__qualname__}"
-    candidates = [s for s in list_envs() if target in (s.entry_point, s.vector_entry_point)]
+    candidates = [s for s in registered_so_far() if target in (s.entry_point, s.vector_entry_point)]
     if not candidates:
         return cls.env_id
     if config is not None and generator is not None:
