@@ -82,13 +82,18 @@ def test_committed_set_verifies(name):
 def test_env_reset_plays_the_recorded_scenarios(name):
     """make(env, **split.env_kwargs()).reset(seed=s) plays exactly the scenario the set records for s."""
     loaded = scenario_sets.load_set(name, REPO_SCENARIOS)
+    spec = registration.spec(loaded.env)
     for split in loaded.splits.values():
-        if registration.spec(loaded.env).kind in ("parallel", "moma"):
+        if spec.kind in ("parallel", "moma"):
             env = registration.make_parallel(loaded.env, **split.env_kwargs())
         else:
             env = gym.make(loaded.env, **split.env_kwargs())
+        # A SUMO env starts a simulation on every reset (up to 25 s per seed on a city network): the
+        # seed -> scenario mapping is the same code for every seed, so three per split show it; every
+        # seed's hash is still checked from the generator by test_committed_set_verifies.
+        seeds = split.seeds[:3] if spec.family == "traffic" else split.seeds
         try:
-            for seed in split.seeds:
+            for seed in seeds:
                 env.reset(seed=seed)
                 assert env.unwrapped.scenario.content_hash == split.hashes[seed], (name, split.name, seed)
         finally:
