@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import textwrap
 import time
 
@@ -16,6 +15,7 @@ from benchmarkzoo.core.seeding import derive_seed
 from benchmarkzoo.evaluation.protocol import ResumeError, evaluate
 
 from .test_determinism import raw
+from .test_faults import _command as evaluate_command
 
 #: The random policy, slowed down when BZ_SLOW is set (in the run that is killed), so it can be caught midway;
 #: it raises KeyboardInterrupt (a Ctrl-C) at its first step after the episode seeded BZ_INTERRUPT_SEED starts.
@@ -65,20 +65,7 @@ def _episodes_in(path) -> int:
 def test_killed_run_resumes_bit_identical(setup, tmp_path, sig):
     suite, spec, reference = setup
     out = tmp_path / "results.json"
-    cmd = [
-        sys.executable,
-        "-m",
-        "benchmarkzoo",
-        "evaluate",
-        "--suite",
-        str(suite),
-        "--policy",
-        spec,
-        "--num-envs",
-        "2",
-        "--out",
-        str(out),
-    ]
+    cmd = evaluate_command(suite, spec, out)
     proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while _episodes_in(out) < 3 and proc.poll() is None and time.monotonic() < deadline:

@@ -91,10 +91,8 @@ def test_http_links_are_escaped_and_inert():
     assert str(link(HTTP_URL, SCRIPT_NAME)).endswith(">&lt;script&gt;alert(1)&lt;/script&gt;</a>")
 
 
-@pytest.mark.parametrize("hostile", [SCRIPT_NAME, IMG_KIND, QUOTES, MATH, JS_URL])
-def test_every_template_escapes_submission_strings(hostile):
-    env = environment()
-    assert env.autoescape is True
+def _suite_of(hostile: str) -> dict:
+    """A suite page's data whose every submitter-controlled string is ``hostile``."""
     entry = {
         "rank": 1,
         "policy": hostile,
@@ -107,7 +105,7 @@ def test_every_template_escapes_submission_strings(hostile):
         "steps_per_s": 10.0,
         "tasks": {},
     }
-    suite = {
+    return {
         "name": hostile,
         "description": hostile,
         "href": "s/index.html",
@@ -118,6 +116,13 @@ def test_every_template_escapes_submission_strings(hostile):
         "improvement": None,
         "pairs": [],
     }
+
+
+@pytest.mark.parametrize("hostile", [SCRIPT_NAME, IMG_KIND, QUOTES, MATH, JS_URL])
+def test_every_template_escapes_submission_strings(hostile):
+    env = environment()
+    assert env.autoescape is True
+    suite = _suite_of(hostile)
     html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
     assert "<script>alert" not in html and "<img src=x" not in html and "<svg onload" not in html
     assert 'href="javascript' not in html.lower()
@@ -128,29 +133,7 @@ def test_every_template_escapes_submission_strings(hostile):
 @pytest.mark.parametrize("hostile", ["\x1b[2J\x1b[31mred", "mod\u202efdp.exe", "nul\x00byte", "lone\ud800", "\u200bzw"])
 def test_control_and_format_characters_never_reach_a_page(hostile):
     """Validation refuses them; the pages do not rely on it (every value goes through ``visible``)."""
-    entry = {
-        "rank": 1,
-        "policy": hostile,
-        "policy_kind": hostile,
-        "href": "s/submissions/x.html",
-        "iqm": 1.0,
-        "iqm_ci": [0.5, 1.5],
-        "mean": 1.0,
-        "optimality_gap": 0.0,
-        "steps_per_s": 10.0,
-        "tasks": {},
-    }
-    suite = {
-        "name": hostile,
-        "description": hostile,
-        "href": "s/index.html",
-        "entries": [entry],
-        "tasks": [],
-        "intervals": None,
-        "profile": None,
-        "improvement": None,
-        "pairs": [],
-    }
+    suite = _suite_of(hostile)
     html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
     html += str(link(hostile))
     assert [c for c in html if c not in "\n\t" and unicodedata.category(c).startswith("C")] == []
