@@ -66,6 +66,7 @@ leaderboard: install
 lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 test: system-deps lint
 	$(BIN)/python -m pytest -n 2 --durations=15
