@@ -1,4 +1,4 @@
-"""Shared test setup: headless pygame and the ``slow`` marker."""
+"""Shared test setup: headless pygame, the ``slow`` marker, and slow modules scheduled first."""
 
 import os
 
@@ -14,3 +14,16 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running test; deselect with -m 'not slow'")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Move every file that holds a ``slow`` test to the front, keeping the order within modules.
+
+    ``make test`` runs two xdist workers with ``--dist worksteal`` (setup.cfg): a worker that runs
+    dry takes half of the other's queue. Started first, the long tests (training, notebooks, SUMO
+    rollouts) overlap with the many short ones; started last, one 300 s test left the other worker
+    idle for 300 s. Whole files move, so a module-scoped fixture (a Ray runtime, a cluster) is
+    still set up once per worker. The order is the same in every worker, as xdist requires.
+    """
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: False (slow file) sorts first

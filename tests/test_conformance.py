@@ -60,7 +60,9 @@ def require_extras(env_spec: EnvSpec) -> None:
 
 
 def by_id(specs: list[EnvSpec]):
-    return pytest.mark.parametrize("env_spec", specs, ids=[s.id for s in specs])
+    """Parametrize over ``specs``; external-simulator envs are marked ``slow`` (tests/conftest.py runs them first)."""
+    params = [pytest.param(s, id=s.id, marks=pytest.mark.slow if s.family in HEAVY_FAMILIES else ()) for s in specs]
+    return pytest.mark.parametrize("env_spec", params)
 
 
 def make_one(env_spec: EnvSpec):
