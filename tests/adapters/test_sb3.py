@@ -580,7 +580,7 @@ def _first_episode_returns(env_id: str, env_kwargs: dict, act, worlds: int = 32,
 
 @pytest.mark.slow
 def test_ppo_with_parameter_sharing_improves_navigation(one_torch_thread):
-    """Shared PPO on 2 robots / 1 obstacle: the agents' mean return goes from about -0.1 (random) to about 1.
+    """Shared PPO on 2 robots / 1 obstacle: the agents' mean return goes from about -0.1 (random) to about 0.9.
 
     The policy is evaluated stochastically: with acceleration control the deterministic (mean)
     action can leave two robots, or a robot and an obstacle, pushing against each other for the
@@ -599,7 +599,7 @@ def test_ppo_with_parameter_sharing_improves_navigation(one_torch_thread):
         policy_kwargs={"net_arch": [64, 64]},
         seed=0,
     )
-    model.learn(100_000)
+    model.learn(40_000)
     rng = np.random.default_rng(0)
     random_returns = _first_episode_returns(
         NAV, SMALL_NAV, lambda obs, k: rng.uniform(-1, 1, size=(k, 2)).astype(np.float32)
@@ -608,7 +608,7 @@ def test_ppo_with_parameter_sharing_improves_navigation(one_torch_thread):
     ppo_returns = _first_episode_returns(NAV, SMALL_NAV, lambda obs, k: model.predict(obs, deterministic=False)[0])
     random_mean, ppo_mean = float(np.mean(random_returns)), float(np.mean(ppo_returns))
     print(f"Navigation 2 robots, 1 obstacle: mean agent return random {random_mean:.3f}, PPO {ppo_mean:.3f}")
-    # measured: random -0.11, PPO (100k steps) 1.02
+    # measured: random -0.11, PPO 0.88 after 40k steps (1.02 after 100k): a margin of 0.39 over the bar
     assert ppo_mean > random_mean + 0.6
 
 
