@@ -30,11 +30,16 @@ HEAVY_FAMILIES = tuple(HEAVY_STEPS)
 #: Routing, where a step is a departure slot of a simulated day): shorter rollouts, episodes cut
 #: to ``max_cycles`` so that resets are still crossed, and two worlds. Routing at the default
 #: settings took 200 s per autoreset mode for the vector check alone.
+#: TrafficGrid and MO-TrafficGrid truncate after ``max_cycles`` (360 registered): at that length 400
+#: steps crossed one episode end per rollout, and their cases were the suite's slowest (~280 s of test
+#: time on CI). Cut to 40 cycles, 100 steps cross two, through the same truncation and reset code.
 #: The first matching prefix wins: Ingolstadt's 21 signals are the largest network (90-100 s per check).
 SHORT_EPISODES = {
     "benchmarkzoo/TrafficRESCO-ingolstadt21-": (50, 20),
     "benchmarkzoo/TrafficRESCO-": (100, 40),
     "benchmarkzoo/Routing-v0": (60, 20),
+    "benchmarkzoo/TrafficGrid-v0": (100, 40),
+    "benchmarkzoo/MO-TrafficGrid-v0": (100, 40),
 }
 
 
