@@ -63,15 +63,22 @@ def test_notebook_runs(path: Path, tmp_path: Path):
     # The first executed cell reports the kernel's interpreter, so a wrong kernel fails loudly.
     nb.cells.insert(0, nbformat.v4.new_code_cell("import sys; print(sys.executable)"))
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", **BUDGETS.get(path.name, {})}
+    km = _kernel_manager()
     client = nbclient.NotebookClient(
         nb,
-        km=_kernel_manager(),
+        km=km,
         kernel_name=KERNEL_NAME,
         timeout=CELL_TIMEOUT,
         allow_errors=False,  # any cell error raises CellExecutionError and fails the test
         resources={"metadata": {"path": str(tmp_path)}},  # run in a clean directory
     )
-    client.execute(env=env)
+    try:
+        client.execute(env=env)
+    finally:
+        # nbclient shuts down only kernels it created: ours stayed up, one per notebook, until the
+        # worker exited (seven idle kernels holding torch, SUMO and PyBullet in memory).
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
     printed = "".join(o.get("text", "") for o in nb.cells[0].outputs).strip()
     assert Path(printed).resolve() == Path(sys.executable).resolve(), printed
 
