@@ -4,6 +4,7 @@
 ``generator.py`` the scenarios (a bot, its noise and its random stream; or a self-play match's
 tremble rate and stream), ``env.py`` the Gymnasium env against a bot (``RPSPopulation-v0``) and
 the two-player ParallelEnv (``RPSSelfPlay-v0``), ``vector_env.py`` their native multi-world forms,
-``render.py`` the pygame scoreboard both draw, ``baseline.py`` a pattern-matching best responder
-(for either seat) and the population metrics (average and per-bot return, exploitability).
+``render.py`` the pygame scoreboard both draw, ``responders.py`` the online n-gram best responders
+whose score is a player's exploitability, ``baseline.py`` a pattern-matching best responder (for
+either seat) and the population metrics (average and per-bot return, exploitability).
 """

@@ -2,8 +2,9 @@
 
 ``sim.py`` ``payoff``: every round pays +1, 0 or -1 (zero-sum between the two players of
 RPSSelfPlay-v0); nothing terminates an episode, which lasts the step limit. ``info["bot_move"]``
-is a move (0, 1, 2); ``exploitability`` is the per-round return of a best response to the
-empirical move frequencies, ``max_m (p_beaten_by_m - p_beating_m)``, in ``[0, 1]``.
+is a move (0, 1, 2); ``exploitability`` is the per-round return of an online n-gram best
+responder (:mod:`~benchmarkzoo.envs.multiagent.rps.responders`), a mean of +1, 0 and -1 payoffs,
+in ``[-1, 1]``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def population_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeB
     return OutcomeBounds(
         max_length=max_steps,
         objectives=(_ROUND,),
-        metrics={"bot_move": Range(0.0, 2.0), "exploitability": Range(0.0, 1.0)},
+        metrics={"bot_move": Range(0.0, 2.0), "exploitability": Range(-1.0, 1.0)},
         integer_metrics=frozenset(("bot_move",)),
         rules=(fixed_length("rock-paper-scissors never terminates"), _WHOLE),
     )

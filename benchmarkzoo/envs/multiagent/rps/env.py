@@ -125,11 +125,16 @@ class RPSPopulationEnv(SingleAgentEnvView):
     * Termination: never.
     * Truncation: ``max_episode_steps`` rounds (100 in the registered spec).
     * ``info["bot_move"]`` is the bot's move of the round; ``info["exploitability"]`` the return
-      per round that a best response to the agent's empirical move frequencies so far would get
-      (0 for a uniform mix, 1 for a constant agent).
+      per round so far of an opponent that sees sequences, shadowing the agent's moves: the
+      follow-the-leader of six online n-gram best responders (contexts: the agent's last 0 to 3
+      moves, the last 1 or 2 whole rounds; see :mod:`~benchmarkzoo.envs.multiagent.rps.responders`).
+      Near 1 for a constant agent or a deterministic R, P, S cycle (0.96 over 100 rounds), an
+      expected 0 for a uniformly random one; in ``[-1, 1]`` (negative: the responders lose to the agent).
 
-    Population metrics (average return, per-bot return, exploitability) are computed by
-    :func:`benchmarkzoo.envs.multiagent.rps.baseline.evaluate_population`.
+    Population metrics (average return, per-bot return, exploitability with bootstrap intervals)
+    are computed by :func:`benchmarkzoo.envs.multiagent.rps.baseline.evaluate_population`; the
+    responder really playing a policy (rather than shadowing its matches) by
+    :func:`~benchmarkzoo.envs.multiagent.rps.baseline.played_exploitability`.
 
     ## Rendering
 
@@ -144,7 +149,11 @@ class RPSPopulationEnv(SingleAgentEnvView):
 
     ``baseline.PatternMatchingPolicy`` (beat the bot's most frequent move after the same last
     round), 20 noiseless matches of 100 rounds per bot, return per round
-    (``evaluate_population``): mean 0.53 (train bots 0.54, ood bots 0.49), exploitability 0.25.
+    (``evaluate_population``): mean 0.53 (train bots 0.54, ood bots 0.49), exploitability 0.64
+    [0.62, 0.67] (shadowing its matches against the bots; the best single responder, ``pair-1``,
+    0.63): it is deterministic given the history, so the responders learn it. Played against it
+    (``played_exploitability``) the responder gets 0.21 a round: the pattern matcher adapts to
+    the responder too. A uniform random player: -0.00 [-0.01, 0.01]; the cycle: 0.96.
     Per bot: rock 1.00, paper 0.99, scissors 0.98, cycle_up 0.97, cycle_down 0.97,
     cycle_double 0.46, biased 0.22, uniform 0.03, copy_last 0.88, beat_last 0.87,
     lose_to_last 0.95, win_stay_lose_shift 0.93, win_stay_lose_beat 0.88, frequency 0.46,
@@ -171,7 +180,10 @@ class RPSPopulationEnv(SingleAgentEnvView):
 
     ## Version History
 
-    * v0: Initial version. Rendering came later without changing any seeded rollout.
+    * v0: Initial version. Rendering came later without changing any seeded rollout; so did the
+      sequence-aware ``info["exploitability"]`` (it was the best response to the agent's move
+      frequencies, which scored a deterministic cycle 0.0); observations, rewards and the bots'
+      moves are unchanged.
 
     ## Example
 
@@ -182,8 +194,8 @@ class RPSPopulationEnv(SingleAgentEnvView):
     >>> obs.shape
     (30,)
     >>> _, reward, terminated, truncated, info = env.step(1)  # paper beats rock
-    >>> reward, info["bot_move"], info["exploitability"]
-    (1.0, 0, 1.0)
+    >>> reward, info["bot_move"], info["exploitability"]  # the responders knew nothing, guessed rock: a draw
+    (1.0, 0, 0.0)
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
@@ -259,9 +271,9 @@ class RPSSelfPlayEnv(ParallelEnvView):
     * Termination: never.
     * Truncation: both agents after ``max_cycles`` rounds (100 in the registered spec).
     * Every step, each agent's info holds ``move`` (its move as played, after any tremble),
-      ``opponent_move``, and ``exploitability``: the return per round a best response to this
-      agent's empirical move frequencies so far would get (0 for a uniform mix, 1 for a
-      constant player).
+      ``opponent_move``, and ``exploitability``: the return per round so far of the
+      sequence-aware responder of ``RPSPopulation-v0`` shadowing this agent's moves (near 1 for
+      a constant player or a deterministic cycle, an expected 0 for a uniformly random one).
 
     ## Rendering
 
@@ -296,7 +308,8 @@ class RPSSelfPlayEnv(ParallelEnvView):
 
     ## Version History
 
-    * v0: Initial version.
+    * v0: Initial version. ``info["exploitability"]`` became sequence-aware later (as in
+      ``RPSPopulation-v0``) without changing observations, rewards or trembles.
 
     ## Example
 
@@ -312,7 +325,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
     >>> observations["player_0"][:6].tolist(), observations["player_1"][:6].tolist()
     ([0.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0, 1.0])
     >>> infos["player_1"]
-    {'move': 1, 'opponent_move': 2, 'exploitability': 1.0}
+    {'move': 1, 'opponent_move': 2, 'exploitability': 0.0}
     """
 
     metadata = {
