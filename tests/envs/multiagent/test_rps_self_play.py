@@ -203,8 +203,8 @@ def test_refusals():
         RPSSelfPlayScenario(seed=-1)
     with pytest.raises(GeneratorArgumentError, match="max_noise"):
         RPSSelfPlayGenerator(max_noise=2.0)
-    with pytest.raises(ScenarioError, match="self-play generator"):
-        RPSSelfPlayEnv(generator="rps/population")
+    with pytest.raises(ScenarioError, match=r"self-play generator .* or an RPS population generator"):
+        RPSSelfPlayEnv(generator="maze/dfs")
     for kwargs, match in (
         ({"history": 0}, "history"),
         ({"max_cycles": 0}, "max_cycles"),
@@ -329,3 +329,59 @@ def test_dynamics_are_pinned():
     dynamics, exploitability = _rollout_digests()
     assert dynamics == "ea709833ed6e5d64f7c3b94d8ef4ab5d0b4fae5a1629591026d9fb9d8eb8cd1b"
     assert exploitability == "05dd12339e34b16cc214de079657ca3fd6c5930611de750f07c9095201765b09"
+
+
+# ---- the scored form: player_0 against the scenario's bot (a population generator) ----------------
+
+
+def test_a_population_generator_makes_player_0_the_only_agent():
+    env = RPSSelfPlayEnv(generator="rps/population")
+    assert env.possible_agents == ["player_0"]
+    observations, infos = env.reset(seed=0, options={"scenario": RPSScenario(bot="rock")})
+    assert env.agents == ["player_0"] and list(observations) == list(infos) == ["player_0"]
+    observations, rewards, terminations, truncations, infos = env.step({"player_0": PAPER})
+    assert rewards == {"player_0": 1.0} and list(terminations) == list(truncations) == ["player_0"]
+    assert infos == {"player_0": {"move": PAPER, "opponent_move": ROCK, "exploitability": 0.0}}
+    with pytest.raises(InvalidAgentError, match="unknown agent 'player_1'"):
+        env.step({"player_0": ROCK, "player_1": ROCK})
+    with pytest.raises(ScenarioError, match="must be an RPSScenario"):
+        env.reset(options={"scenario": PURE})
+    with pytest.raises(ScenarioError, match="needs generator='rps/population'"):
+        pure_env().reset(options={"scenario": RPSScenario(bot="rock")})
+
+
+@pytest.mark.parametrize("bot", ["cycle_double", "markov_pair", "meta_predictor", "regret_matching"])
+def test_the_scored_form_plays_the_population_env_round_for_round(bot):
+    scenario = RPSScenario(bot=bot, noise=0.2, seed=5)
+    population, seat = RPSPopulationEnv(), RPSSelfPlayEnv(generator="rps/population", max_cycles=100)
+    pop_obs, _ = population.reset(seed=0, options={"scenario": scenario})
+    observations, _ = seat.reset(seed=0, options={"scenario": scenario})
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        move = int(rng.integers(3))
+        pop_obs, pop_reward, _, _, pop_info = population.step(move)
+        observations, rewards, _, _, infos = seat.step({"player_0": move})
+        np.testing.assert_array_equal(observations["player_0"], pop_obs)
+        assert rewards == {"player_0": pop_reward}
+        assert infos["player_0"]["opponent_move"] == pop_info["bot_move"]
+        assert infos["player_0"]["exploitability"] == pop_info["exploitability"]
+    assert not seat.agents
+
+
+def test_the_scored_form_passes_the_parallel_checks_and_its_vector_form_matches():
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, generator="rps/population"), seed=1, steps=250)
+    summary = check_parallel_vector_matches_single(ENV_ID, num_envs=3, steps=250, seed=2, generator="rps/population")
+    assert summary["episodes_ended"] >= 6
+    vec = RPSSelfPlayVectorEnv(4, generator="rps/population")
+    observations, _ = vec.reset(seed=0)
+    assert observations.shape == (4, 1, 30) and vec.possible_agents == ["player_0"]
+    _, rewards, _, _, infos = vec.step(PatternMatchingPolicy()(vec))
+    assert rewards.shape == infos["move"].shape == infos["exploitability"].shape == (4, 1)
+
+
+def test_the_scored_form_has_one_agent_bounds():
+    from benchmarkzoo.envs.multiagent.rps.bounds import self_play_bounds
+
+    assert self_play_bounds({"generator": "rps/population"}, 100).agents == 1
+    assert self_play_bounds({"generator": "rps/population"}, 100).team is None
+    assert self_play_bounds({"generator": "rps/self-play"}, 100).agents == 2

@@ -49,8 +49,9 @@ class PatternMatchingPolicy:
 
     def __call__(self, env) -> int | np.ndarray | dict[str, int]:
         env = getattr(env, "unwrapped", env)
-        if hasattr(env, "possible_agents"):  # self-play: both seats
-            actions = np.stack([self.act(env.sim_state, p) for p in (0, 1)], axis=1)  # (B, 2)
+        if hasattr(env, "possible_agents"):  # self-play: every learner's seat (player_0 alone against a bot)
+            seats = range(len(env.possible_agents))
+            actions = np.stack([self.act(env.sim_state, p) for p in seats], axis=1)  # (B, N)
             if hasattr(env, "num_envs"):
                 return actions
             return {agent: int(actions[0, env.possible_agents.index(agent)]) for agent in env.agents}

@@ -3,6 +3,7 @@ Gymnasium env) and ``benchmarkzoo/RPSSelfPlay-v0`` (the same game between two le
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import numpy as np
@@ -49,22 +50,53 @@ class RPSPopulationConfig(EnvConfig):
         return scenario
 
 
+@dataclasses.dataclass(frozen=True)
+class SelfPlayParams(sim.Params):
+    """:class:`sim.Params` of RPSSelfPlay-v0, with who plays seat 1.
+
+    Attributes:
+        learners: ``2``, both seats are agents (self-play); ``1``, ``player_0`` is the only agent and
+            seat 1 is the scenario's population bot (the env was given a population generator).
+    """
+
+    learners: int = 2
+
+
 class RPSSelfPlayConfig(RPSPopulationConfig):
-    """The arguments of RPSSelfPlay-v0 (both forms): RPSPopulation-v0's, with a self-play generator."""
+    """The arguments of RPSSelfPlay-v0 (both forms): RPSPopulation-v0's, with a self-play generator.
+
+    A population generator (``"rps/population"``) instead puts the scenario's bot in seat 1 and
+    leaves ``player_0`` the only agent: the scored form (see :class:`RPSSelfPlayEnv`, Scoring).
+    """
 
     generator: str | Generator = "rps/self-play"
 
-    generator_type: ClassVar[type] = RPSSelfPlayGenerator
-    generator_needs: ClassVar[str] = "an RPS self-play generator"
+    generator_type: ClassVar[tuple[type, ...]] = (RPSSelfPlayGenerator, RPSPopulationGenerator)
+    generator_needs: ClassVar[str] = (
+        "an RPS self-play generator (two learners), or an RPS population generator (player_1 the scenario's bot)"
+    )
 
-    def possible_agents(self, params: sim.Params) -> list[str]:
-        return list(AGENTS)
+    def sim_params(self, generator: Any, env_id: str) -> SelfPlayParams:
+        return SelfPlayParams(history=self.history, learners=1 if isinstance(generator, RPSPopulationGenerator) else 2)
 
-    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> RPSSelfPlayScenario:
+    def possible_agents(self, params: SelfPlayParams) -> list[str]:
+        return list(AGENTS[: params.learners])
+
+    def check_scenario(
+        self, scenario: Any, generator: Any, params: SelfPlayParams, env_id: str
+    ) -> RPSSelfPlayScenario | RPSScenario:
+        if params.learners == 1:
+            if not isinstance(scenario, RPSScenario):
+                raise ScenarioError(
+                    f"{env_id} with a population generator plays player_0 against a bot: options['scenario'] must "
+                    f"be an RPSScenario (e.g. RPSScenario(bot='markov')); got {scenario!r:.80}."
+                )
+            return scenario
         if not isinstance(scenario, RPSSelfPlayScenario):
             raise ScenarioError(
                 f"{env_id}: options['scenario'] must be an RPSSelfPlayScenario (e.g. "
-                f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}."
+                f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}. An RPSScenario (a bot in "
+                "seat 1) needs generator='rps/population'."
             )
         return scenario
 
@@ -281,6 +313,22 @@ class RPSSelfPlayEnv(ParallelEnvView):
     ``RPSPopulation-v0`` with ``player_0`` on the left and ``player_1`` on the right; rows are
     tinted by ``player_0``'s outcome. The native vector form renders one frame per world.
 
+    ## Scoring: a seat against the scenario's bot
+
+    A match of a policy against itself is zero-sum: its team return is 0 for every policy, and
+    so is the mean of its two seats' returns, so no suite can rank policies by a self-play match.
+    What a leaderboard user of a self-play env expects instead is the return of the seat the
+    policy plays against opponents it did not train with. Given a population generator
+    (``generator="rps/population"``, the bots and scenarios of ``RPSPopulation-v0``), the env
+    puts the scenario's bot in seat 1 and ``player_0`` is its only agent (``possible_agents ==
+    ["player_0"]``; the native vector form's agent axis has length 1): the team return is then
+    ``player_0``'s return, which suite tasks score (``competitive-v1``'s ``rps-self-play-test``,
+    scenario set ``multiagent/rps-self-play-bots``). Seat 0 it is, rather than both seats
+    averaged: the game is symmetric, the bots are written for seat 1, and the observation is
+    each player's own view, so a seat-1 score would measure the same thing. The bot plays as in
+    ``RPSPopulation-v0`` (its own noise; no tremble), so with the same actions both envs agree
+    round for round. A self-play generator (the default) gives the two-learner game above.
+
     ## Baseline
 
     ``baseline.PatternMatchingPolicy`` on both seats: each player predicts the other's move
@@ -299,8 +347,10 @@ class RPSSelfPlayEnv(ParallelEnvView):
 
     * ``generator``: ``"rps/self-play"`` or an ``RPSSelfPlayGenerator``; ``generator_kwargs``:
       ``max_noise``, the highest tremble probability (0.0 by default, 0.1 in the registered spec).
+      ``"rps/population"`` or an ``RPSPopulationGenerator``: seat 1 is the scenario's bot (see Scoring).
     * ``history``: ``K``, the rounds in an observation.
-    * ``reset(options={"scenario": RPSSelfPlayScenario(noise=0.0, seed=0)})`` plays a given match.
+    * ``reset(options={"scenario": RPSSelfPlayScenario(noise=0.0, seed=0)})`` plays a given match;
+      with a population generator, ``RPSScenario(bot="markov")`` plays ``player_0`` against that bot.
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The native multi-world form
     is ``benchmarkzoo.make_vec("benchmarkzoo/RPSSelfPlay-v0", num_envs)``
@@ -342,7 +392,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
         self.sim_state = sim.init_state(self.params, 1)
         self._moves = np.zeros((1, 2), dtype=np.int64)
 
-    def _load(self, scenario: RPSSelfPlayScenario) -> None:
+    def _load(self, scenario: RPSSelfPlayScenario | RPSScenario) -> None:
         sim.load(self.sim_state, 0, scenario)
 
     def step(self, actions: dict[str, Any]):
@@ -354,13 +404,16 @@ class RPSSelfPlayEnv(ParallelEnvView):
             if type(action) is not int or not 0 <= action < sim.NUM_MOVES:  # plain ints skip the generic check
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
             self._moves[0, self._index[agent]] = action
+        if self.params.learners == 1:  # seat 1 is the scenario's bot
+            self._moves[0, 1] = sim.bot_moves(self.sim_state)[0]
         moves = sim.tremble(self.sim_state, self._moves)  # (1, 2) as played
         reward = float(sim.play(self.sim_state, moves[:, 0], moves[:, 1])[0])
         self.num_steps += 1
         limit = self.num_steps >= self.max_cycles
         played = moves[0].tolist()
         exploitability = sim.exploitability(self.sim_state, None)[0].tolist()
-        rewards = {"player_0": reward, "player_1": 0.0 - reward}  # 0.0 - r: no negative zero on a draw
+        # zip stops at the agents: player_1's entries exist only when it is a learner
+        rewards = dict(zip(self.possible_agents, (reward, 0.0 - reward)))  # 0.0 - r: no negative zero on a draw
         infos = {
             agent: {"move": played[p], "opponent_move": played[1 - p], "exploitability": exploitability[p]}
             for p, agent in enumerate(self.possible_agents)
