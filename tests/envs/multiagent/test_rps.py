@@ -132,6 +132,25 @@ def test_baseline_exploitability_is_reported():
     assert played["exploitability"] == pytest.approx(0.21)
 
 
+def test_the_trained_best_response_within_its_budget():
+    from benchmarkzoo.envs.multiagent.rps.best_response import (
+        ROUNDS,
+        TEST_MATCHES,
+        TRAIN_MATCHES,
+        trained_exploitability,
+    )
+
+    assert (TRAIN_MATCHES, TEST_MATCHES, ROUNDS) == (20, 20, 100)  # the recorded budget
+    cycle = trained_exploitability(_cycle)
+    assert cycle["exploitability"] == 1.0 and cycle["responder"] == "own-1"  # known from the first test round
+    assert cycle["train"] == pytest.approx(0.96)
+    uniform = trained_exploitability(uniform_policy(0))
+    low, high = uniform["exploitability_ci"]
+    assert low < 0.0 < high and abs(uniform["exploitability"]) < 0.05
+    baseline = trained_exploitability(PatternMatchingPolicy().act)
+    assert baseline["exploitability"] == pytest.approx(-0.01)  # it re-learns its opponent every match
+
+
 def test_responders_learn_period_two_and_reactions():
     """R R P P S S ... needs two own moves; copying the bot's last move needs the last round."""
     double = evaluate_population(lambda s: (s.t // 2) % 3, bots=("rock",), episodes=2)["exploitability_by_responder"]

@@ -114,15 +114,23 @@ def update(counts: np.ndarray, key: np.ndarray, score: np.ndarray, value: np.nda
 
 
 def _guesses(counts: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(B, 2, R)`` twice: where each responder's current context starts in the flat counts, and its guess.
-
-    The guess is the most frequent move in the context, the first on ties (rock when nothing is known).
-    """
+    """``(B, 2, R)`` twice: where each responder's current context starts in the flat counts, and its guess."""
     at = _CONTEXT[key] + _table_starts(key.shape[0])  # (B, 2, R)
-    seen = counts.reshape(-1)[at[..., None] + _MOVES]  # (B, 2, R, 3): the counts of the current contexts
+    return at, guess(counts.reshape(-1), at)
+
+
+def context_starts(key: np.ndarray) -> np.ndarray:
+    """``(..., R)`` int64: where each responder's context of history ``key`` starts in one player's flat counts."""
+    return _CONTEXT[key]
+
+
+def guess(flat: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The move each context predicts: the most frequent in ``flat[at:at + 3]``, the first on ties (rock
+    when nothing is known); ``at`` of any shape, the result of its shape."""
+    seen = flat[at[..., None] + _MOVES]  # (..., 3): the counts of the contexts
     rock, paper, scissors = seen[..., 0], seen[..., 1], seen[..., 2]
     over_rock = paper > rock  # argmax over 3, unrolled
-    return at, np.where(scissors > np.where(over_rock, paper, rock), 2, over_rock)
+    return np.where(scissors > np.where(over_rock, paper, rock), 2, over_rock)
 
 
 def leader_moves(counts: np.ndarray, key: np.ndarray, score: np.ndarray) -> np.ndarray:
