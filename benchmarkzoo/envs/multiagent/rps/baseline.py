@@ -144,7 +144,7 @@ def played_exploitability(
     total = np.zeros(episodes)
     for _ in range(rounds):
         moves = np.asarray(act(state), dtype=np.int64)
-        responder = responders.leader_moves(state.br_counts, state.br_key, state.br_score)[:, 0]
+        responder = responders.leader_moves(state.br_best, state.br_key, state.br_score)[:, 0]
         total -= sim.play(state, moves, responder)  # the responder's payoff is player 0's loss
     per_match = total / rounds
     return {"exploitability": float(per_match.mean()), "exploitability_ci": metrics.bootstrap_ci(per_match)}

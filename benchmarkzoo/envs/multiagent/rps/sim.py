@@ -78,7 +78,7 @@ class State:
         br_key: ``(B, 2)`` int64 the last three rounds from each player's side (:func:`responders.next_key`),
             which the responders' contexts read (``hist`` may be shorter).
         br_counts: ``(B, 2, C, 3)`` int32 each player's moves counted per responder context (``C`` =
-            :data:`responders.NUM_CONTEXTS`).
+            :data:`responders.NUM_CONTEXTS`); ``br_best``: ``(B, 2, C)`` int8 each context's most counted move.
         br_score: ``(B, 2, R)`` each responder's total payoff against each player.
         br_value: ``(B, 2)`` the follow-the-leader responder's total: each player's exploitability times ``t``.
     """
@@ -103,6 +103,7 @@ class State:
     regret: np.ndarray
     br_key: np.ndarray
     br_counts: np.ndarray
+    br_best: np.ndarray
     br_score: np.ndarray
     br_value: np.ndarray
 
@@ -130,6 +131,7 @@ def init_state(params: Params, num_worlds: int) -> State:
         regret=np.zeros((b, 3)),
         br_key=np.full((b, 2), responders.START_KEY, dtype=np.int64),
         br_counts=np.zeros((b, 2, responders.NUM_CONTEXTS, 3), dtype=np.int32),
+        br_best=np.zeros((b, 2, responders.NUM_CONTEXTS), dtype=np.int8),
         br_score=np.zeros((b, 2, responders.NUM_RESPONDERS)),
         br_value=np.zeros((b, 2)),
     )
@@ -387,7 +389,7 @@ def play(state: State, move0: np.ndarray, move1: np.ndarray) -> np.ndarray:
     state.last[:] = moves
     state.hist[:, 1:] = state.hist[:, :-1].copy()
     state.hist[:, 0] = moves
-    responders.update(state.br_counts, state.br_key, state.br_score, state.br_value, moves)
+    responders.update(state.br_counts, state.br_best, state.br_key, state.br_score, state.br_value, moves)
     state.br_key[:] = responders.next_key(state.br_key, moves)
     state.t += 1
     outcome = payoff(move0, move1)
