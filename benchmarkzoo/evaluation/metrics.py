@@ -73,10 +73,14 @@ def bootstrap_ci(
     confidence: float = CONFIDENCE,
     random_state: int = RANDOM_STATE,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of ``statistic`` over one task's episodes."""
+    """Percentile bootstrap interval of ``statistic`` over one task's episodes.
+
+    ``values`` holds one value per episode, or one row per episode (``(num_episodes, k)``: episodes
+    are resampled whole, and ``statistic`` gets the resampled rows).
+    """
     x = np.asarray(values, dtype=np.float64)
     rng = np.random.default_rng(random_state)
-    idx = rng.integers(0, x.size, size=(reps, x.size))
+    idx = rng.integers(0, x.shape[0], size=(reps, x.shape[0]))
     samples = np.array([statistic(x[row]) for row in idx])
     return _percentile_interval(samples, confidence)
 

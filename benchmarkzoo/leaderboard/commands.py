@@ -32,15 +32,29 @@ def leaderboard_group() -> None:
 
 @leaderboard_group.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-def validate_command(files: tuple[Path, ...]) -> None:
+@click.option(
+    "--suite",
+    "suite_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A custom suite's YAML file to validate against (default: the shipped suite each file names).",
+)
+def validate_command(files: tuple[Path, ...], suite_file: Path | None) -> None:
     """Check results files against the schema and the protocol; exit 2 if any is refused."""
+    from benchmarkzoo.evaluation.suites import SuiteError
     from benchmarkzoo.leaderboard.text import printable
-    from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+    from benchmarkzoo.leaderboard.validate import SubmissionError, load_custom_suite, validate_file
 
+    suite = None
+    if suite_file is not None:
+        try:
+            suite = load_custom_suite(suite_file)
+        except SuiteError as error:
+            raise click.BadParameter(str(error), param_hint="'--suite'") from error
     failed = False
     for file in files:
         try:
-            validate_file(file)
+            validate_file(file, suite=suite)
             click.echo(f"{printable(str(file))}: valid")
         except SubmissionError as error:
             click.echo(f"{printable(str(file))}: refused: {error}", err=True)

@@ -24,16 +24,24 @@ from typing import Any
 from pydantic import ValidationError
 
 from benchmarkzoo import registration
-from benchmarkzoo.core.errors import UnknownEnvError
+from benchmarkzoo.core.errors import BenchmarkZooError, UnknownEnvError
 from benchmarkzoo.evaluation.results import Results, ScoreError, aggregates_of, suite_aggregates
-from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
+from benchmarkzoo.evaluation.suites import Suite, SuiteError, load_suite, suite_path
 from benchmarkzoo.leaderboard import checks
 from benchmarkzoo.leaderboard.checks import LEADERBOARD_SEED, TaskCase
 from benchmarkzoo.leaderboard.text import shown
 from benchmarkzoo.leaderboard.untrusted_json import SubmissionError, parse
 from benchmarkzoo.scenario_sets import Split, load_set
 
-__all__ = ["LEADERBOARD_SEED", "MAX_BYTES", "SubmissionError", "load_submission", "validate", "validate_file"]
+__all__ = [
+    "LEADERBOARD_SEED",
+    "MAX_BYTES",
+    "SubmissionError",
+    "load_custom_suite",
+    "load_submission",
+    "validate",
+    "validate_file",
+]
 
 MAX_BYTES = 20 * 1024 * 1024
 #: Prefix of a refusal caused by a bug in a check rather than by the file; the tests look for it.
@@ -103,14 +111,46 @@ def _task_cases(results: Results, suite) -> list[TaskCase]:
     return cases
 
 
-def validate(results: Results) -> None:
-    """Check a parsed results file against the protocol; raise :class:`SubmissionError` with the reason."""
+def load_custom_suite(path: str | Path) -> Suite:
+    """A suite file given by the person validating (``leaderboard validate --suite PATH``), checked whole.
+
+    The file has the shipped suites' format; every task's env must be registered and its scenario
+    split must exist, so that a bad suite fails here, once, and not as a refusal of every submission.
+
+    Raises:
+        SuiteError: the file is missing, not a ``.yaml``/``.yml`` file, not valid YAML, not a suite,
+            or names an unknown env or scenario split; the message names the file and the problem.
+    """
+    path = Path(path)
+    if path.suffix not in (".yaml", ".yml") or not path.is_file():
+        what = "no such file" if not path.exists() else "not a .yaml or .yml file"
+        raise SuiteError(f"suite file {path}: {what}; give the path of a suite YAML (the format of the shipped ones).")
+    suite = load_suite(path)
+    for task in suite.tasks:
+        try:
+            registration.spec(task.env)
+            _split(task.scenario_set, task.split)
+        except (BenchmarkZooError, KeyError) as error:  # an unknown env, scenario set or split
+            raise SuiteError(f"suite file {path}: task {task.id}: {error}") from error
+    return suite
+
+
+def validate(results: Results, suite: Suite | None = None) -> None:
+    """Check a parsed results file against the protocol; raise :class:`SubmissionError` with the reason.
+
+    Args:
+        results: the parsed (untrusted) file.
+        suite: the suite to check it against (:func:`load_custom_suite`); by default the shipped
+            suite the file names, looked up by name only: a submission never names a file.
+    """
     for check in checks.FILE_CHECKS:
         _refuse(check(results))
-    try:
-        suite = load_suite(suite_path(results.suite))  # by name only: a submission never names a file
-    except SuiteError as error:
-        raise SubmissionError(f"unknown suite: {error}") from error
+    if suite is None:
+        try:
+            suite = load_suite(suite_path(results.suite))
+        except SuiteError as error:
+            hint = " (a custom suite: give its file, `leaderboard validate --suite PATH`)"
+            raise SubmissionError(f"unknown suite: {error}{hint}") from error
     if suite.name != results.suite:
         raise SubmissionError(
             f"unknown suite: the file names {shown(results.suite)}, the suite file is {suite.name!r}."
@@ -155,15 +195,19 @@ def _refuse(message: str | None) -> None:
         raise SubmissionError(message)
 
 
-def validate_file(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True) -> Results:
+def validate_file(
+    path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool = True, suite: Suite | None = None
+) -> Results:
     """Load and validate ``path``; returns the results when they are accepted, else raises :class:`SubmissionError`.
+
+    ``suite``: as :func:`validate`'s (default: the shipped suite the file names).
 
     Any other exception would be a bug in a check; it is still reported as a refusal (starting with
     :data:`INTERNAL`), never as a traceback, so ``build`` survives any stored file.
     """
     try:
         results = load_submission(path, max_bytes, follow_links)
-        validate(results)
+        validate(results, suite)
     except SubmissionError:
         raise
     except Exception as error:  # the one place every failure becomes a refusal

@@ -55,3 +55,17 @@ def test_references_are_measured_out_of_sample_and_recorded(name, task_id):
     protocol = {p.seed for p in plan_episodes(task, LEADERBOARD_SEED, list(split.seeds))}
     assert protocol.isdisjoint(calibration.random.seeds) and protocol.isdisjoint(calibration.baseline.seeds)
     assert calibration.random.seeds == calibration.baseline.seeds
+
+
+def test_every_registered_env_with_a_baseline_is_in_a_suite():
+    """Derived from the registry, no exclusion list: an env with a baseline can be calibrated, so a suite
+    scores it (shipped, or calibrated and waiting in suites/pending/). RPSSelfPlay-v0 is scored by its
+    seat 0 against a population bot (competitive-v1's rps-self-play-test)."""
+    from benchmarkzoo.evaluation.suites import SUITES_DIR
+    from benchmarkzoo.registration import list_envs
+
+    pending = [load_suite(path) for path in sorted((SUITES_DIR / "pending").glob("*.yaml"))]
+    scored = {task.env for suite in [*SUITES.values(), *pending] for task in suite.tasks}
+    calibratable = {spec.id for spec in list_envs() if spec.baseline is not None}
+    assert sorted(calibratable - scored) == []
+    assert "benchmarkzoo/RPSSelfPlay-v0" in {task.env for task in SUITES["competitive-v1"].tasks}

@@ -12,7 +12,12 @@ from benchmarkzoo import registration
 from benchmarkzoo.core.errors import InvalidActionError, ScenarioError
 from benchmarkzoo.envs.multiagent.rps import env as env_module
 from benchmarkzoo.envs.multiagent.rps import sim
-from benchmarkzoo.envs.multiagent.rps.baseline import PatternMatchingPolicy, evaluate_population, uniform_policy
+from benchmarkzoo.envs.multiagent.rps.baseline import (
+    PatternMatchingPolicy,
+    evaluate_population,
+    played_exploitability,
+    uniform_policy,
+)
 from benchmarkzoo.envs.multiagent.rps.env import RPSPopulationEnv
 from benchmarkzoo.envs.multiagent.rps.generator import BOTS, OOD_BOTS, TRAIN_BOTS, RPSPopulationGenerator, RPSScenario
 from benchmarkzoo.testing import check_env, check_generator, check_pickle, check_vector_matches_single
@@ -84,8 +89,74 @@ def test_exploitability_uniform_zero_constant_one():
     rng = np.random.default_rng(0)
     for _ in range(5000):
         sim.play(state, rng.integers(3, size=1), sim.bot_moves(state))
-    assert sim.exploitability(state)[0] < 0.04
+    assert abs(sim.exploitability(state)[0]) < 0.03
     assert evaluate_population(lambda s: np.zeros(s.t.shape[0], dtype=np.int64), episodes=2)["exploitability"] == 1.0
+
+
+def _cycle(state: sim.State) -> np.ndarray:
+    return state.t % 3  # R, P, S, R, ...: ignores the opponent
+
+
+def test_a_deterministic_cycle_is_exploitable_by_a_sequence_aware_opponent():
+    """The best response to the cycle's move frequencies gets 0; one that remembers the last move wins every round."""
+    result = evaluate_population(_cycle, episodes=4)
+    # The follow-the-leader responder loses rounds 1-3 while it learns R -> P -> S -> R, then wins 96 of 97.
+    assert result["exploitability"] == pytest.approx(0.96)
+    assert result["exploitability_ci"] == pytest.approx((0.96, 0.96))
+    by_responder = result["exploitability_by_responder"]
+    assert abs(by_responder["own-0"]) < 0.05  # the old, marginal figure: blind to the sequence
+    assert by_responder["own-1"] == pytest.approx(0.97)
+    assert result["best_responder"][:2] == ("own-1", pytest.approx(0.97))
+    # The responder really playing the cycle (it ignores its opponent) gets the same.
+    played = played_exploitability(_cycle, episodes=4)
+    assert played["exploitability"] == pytest.approx(0.96)
+
+
+def test_a_uniform_random_player_is_not_exploitable():
+    result = evaluate_population(uniform_policy(0), episodes=20)
+    low, high = result["exploitability_ci"]
+    assert low < 0.0 < high and high - low < 0.03
+    assert abs(result["exploitability"]) < 0.01
+    assert result["best_responder"][1] < 0.02  # max over six responders of means over 500 matches
+    played = played_exploitability(uniform_policy(1), episodes=100)
+    assert played["exploitability_ci"][0] < 0.0 < played["exploitability_ci"][1]
+
+
+def test_baseline_exploitability_is_reported():
+    """The pattern matcher is deterministic given the history: the responders learn it, shadowed or played."""
+    result = evaluate_population(PatternMatchingPolicy().act, episodes=20)
+    assert result["exploitability"] == pytest.approx(0.645, abs=0.005)
+    low, high = result["exploitability_ci"]
+    assert 0.60 < low < result["exploitability"] < high < 0.70
+    played = played_exploitability(PatternMatchingPolicy().act, episodes=4)
+    assert played["exploitability"] == pytest.approx(0.21)
+
+
+def test_the_trained_best_response_within_its_budget():
+    from benchmarkzoo.envs.multiagent.rps.best_response import (
+        ROUNDS,
+        TEST_MATCHES,
+        TRAIN_MATCHES,
+        trained_exploitability,
+    )
+
+    assert (TRAIN_MATCHES, TEST_MATCHES, ROUNDS) == (20, 20, 100)  # the recorded budget
+    cycle = trained_exploitability(_cycle)
+    assert cycle["exploitability"] == 1.0 and cycle["responder"] == "own-1"  # known from the first test round
+    assert cycle["train"] == pytest.approx(0.96)
+    uniform = trained_exploitability(uniform_policy(0))
+    low, high = uniform["exploitability_ci"]
+    assert low < 0.0 < high and abs(uniform["exploitability"]) < 0.05
+    baseline = trained_exploitability(PatternMatchingPolicy().act)
+    assert baseline["exploitability"] == pytest.approx(-0.01)  # it re-learns its opponent every match
+
+
+def test_responders_learn_period_two_and_reactions():
+    """R R P P S S ... needs two own moves; copying the bot's last move needs the last round."""
+    double = evaluate_population(lambda s: (s.t // 2) % 3, bots=("rock",), episodes=2)["exploitability_by_responder"]
+    assert double["own-1"] < 0.25 and double["own-2"] > 0.9
+    copy = evaluate_population(lambda s: np.maximum(s.last[:, 1], 0), bots=("uniform",), episodes=20)
+    assert copy["exploitability_by_responder"]["pair-1"] > 0.85 and copy["exploitability"] > 0.85
 
 
 def test_baseline_figures():

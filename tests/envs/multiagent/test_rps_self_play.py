@@ -82,10 +82,17 @@ def test_score_and_exploitability_over_a_match():
             returns[agent] += r
     assert returns == {"player_0": 1.0, "player_1": -1.0}
     assert env.sim_state.wins[0].tolist() == [2, 1] and env.sim_state.t[0] == 4
-    # player_0 played rock 3/4, paper 1/4: paper against it earns 3/4 - 0 = 0.75 per round
+    # The follow-the-leader n-gram responder (rock guessed where nothing is known, the first
+    # responder on tied scores). player_0 played R, R, R, P: every responder guesses rock each
+    # round and wins the three rocks, then draws the paper: 3 / 4.
     assert infos["player_0"]["exploitability"] == 0.75
-    # player_1 played scissors, paper, rock, rock: rock 1/2 -> paper earns 1/2 - 1/4 = 0.25
-    assert infos["player_1"]["exploitability"] == 0.25
+    # player_1 played S, P, R, R. Round 1: rock guessed, paper loses to S (-1). Round 2: leader
+    # own-0 (all tied) guesses S, plays rock, loses to P (-1). Round 3: leader own-1 (its unseen
+    # context after S: rock guessed, paper drew P) guesses rock, beats R (+1). Round 4: own-1
+    # again, its context after R unseen, guesses rock, beats R (+1). Total 0. Every responder's
+    # own total: own-0 -2 (its guesses S, paper, rock), own-1 +1, own-2 0, own-3 -2, pair-1 +1, pair-2 0.
+    assert infos["player_1"]["exploitability"] == 0.0
+    np.testing.assert_array_equal(sim.responder_returns(env.sim_state, 1)[0], [-0.5, 0.25, 0.0, -0.5, 0.25, 0.0])
 
 
 def test_observations_mirror_each_other():
@@ -196,8 +203,8 @@ def test_refusals():
         RPSSelfPlayScenario(seed=-1)
     with pytest.raises(GeneratorArgumentError, match="max_noise"):
         RPSSelfPlayGenerator(max_noise=2.0)
-    with pytest.raises(ScenarioError, match="self-play generator"):
-        RPSSelfPlayEnv(generator="rps/population")
+    with pytest.raises(ScenarioError, match=r"self-play generator .* or an RPS population generator"):
+        RPSSelfPlayEnv(generator="maze/dfs")
     for kwargs, match in (
         ({"history": 0}, "history"),
         ({"max_cycles": 0}, "max_cycles"),
@@ -286,8 +293,9 @@ def test_docstring_examples():
     assert tried > 0 and failures == 0
 
 
-def _rollout_digest(rounds: int = 200) -> str:
-    """sha256 of a batched rollout: every bot (noiseless and 30% noisy) and self-play worlds with trembles."""
+def _rollout_digests(rounds: int = 200) -> tuple[str, str]:
+    """sha256 of a batched rollout (every bot, noiseless and 30% noisy, and self-play worlds with
+    trembles): of its moves, rewards and observations, and of its exploitability."""
     import hashlib
 
     from benchmarkzoo.envs.multiagent.rps.generator import BOTS
@@ -300,17 +308,80 @@ def _rollout_digest(rounds: int = 200) -> str:
         sim.load(state, i, scenario)
     bots = np.array([isinstance(s, RPSScenario) for s in worlds])
     rng = np.random.default_rng(0)
-    digest = hashlib.sha256()
+    dynamics, exploitability = hashlib.sha256(), hashlib.sha256()
     for _ in range(rounds):
         moves = rng.integers(3, size=(len(worlds), 2))
         moves[bots, 1] = sim.bot_moves(state)[bots]
         moves = sim.tremble(state, moves)
         rewards = sim.play(state, moves[:, 0], moves[:, 1])
-        for part in (moves, rewards, sim.exploitability(state, None), sim.observe(state, 0), sim.observe(state, 1)):
-            digest.update(np.ascontiguousarray(part).tobytes())
-    return digest.hexdigest()
+        for part in (moves, rewards, sim.observe(state, 0), sim.observe(state, 1)):
+            dynamics.update(np.ascontiguousarray(part).tobytes())
+        exploitability.update(np.ascontiguousarray(sim.exploitability(state, None)).tobytes())
+    return dynamics.hexdigest(), exploitability.hexdigest()
 
 
 def test_dynamics_are_pinned():
-    """Any change to the rules, the bots or the trembles changes this digest: bump both envs' -vN."""
-    assert _rollout_digest() == "1584974afadeeaa00b25dfe166386ed87361bde4f037c725c889ab935d21f940"
+    """Any change to the rules, the bots or the trembles changes the first digest: bump both envs' -vN.
+
+    The second pins the sequence-aware exploitability (``responders.py``), which replaced the
+    best response to move frequencies without changing the first.
+    """
+    dynamics, exploitability = _rollout_digests()
+    assert dynamics == "ea709833ed6e5d64f7c3b94d8ef4ab5d0b4fae5a1629591026d9fb9d8eb8cd1b"
+    assert exploitability == "05dd12339e34b16cc214de079657ca3fd6c5930611de750f07c9095201765b09"
+
+
+# ---- the scored form: player_0 against the scenario's bot (a population generator) ----------------
+
+
+def test_a_population_generator_makes_player_0_the_only_agent():
+    env = RPSSelfPlayEnv(generator="rps/population")
+    assert env.possible_agents == ["player_0"]
+    observations, infos = env.reset(seed=0, options={"scenario": RPSScenario(bot="rock")})
+    assert env.agents == ["player_0"] and list(observations) == list(infos) == ["player_0"]
+    observations, rewards, terminations, truncations, infos = env.step({"player_0": PAPER})
+    assert rewards == {"player_0": 1.0} and list(terminations) == list(truncations) == ["player_0"]
+    assert infos == {"player_0": {"move": PAPER, "opponent_move": ROCK, "exploitability": 0.0}}
+    with pytest.raises(InvalidAgentError, match="unknown agent 'player_1'"):
+        env.step({"player_0": ROCK, "player_1": ROCK})
+    with pytest.raises(ScenarioError, match="must be an RPSScenario"):
+        env.reset(options={"scenario": PURE})
+    with pytest.raises(ScenarioError, match="needs generator='rps/population'"):
+        pure_env().reset(options={"scenario": RPSScenario(bot="rock")})
+
+
+@pytest.mark.parametrize("bot", ["cycle_double", "markov_pair", "meta_predictor", "regret_matching"])
+def test_the_scored_form_plays_the_population_env_round_for_round(bot):
+    scenario = RPSScenario(bot=bot, noise=0.2, seed=5)
+    population, seat = RPSPopulationEnv(), RPSSelfPlayEnv(generator="rps/population", max_cycles=100)
+    pop_obs, _ = population.reset(seed=0, options={"scenario": scenario})
+    observations, _ = seat.reset(seed=0, options={"scenario": scenario})
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        move = int(rng.integers(3))
+        pop_obs, pop_reward, _, _, pop_info = population.step(move)
+        observations, rewards, _, _, infos = seat.step({"player_0": move})
+        np.testing.assert_array_equal(observations["player_0"], pop_obs)
+        assert rewards == {"player_0": pop_reward}
+        assert infos["player_0"]["opponent_move"] == pop_info["bot_move"]
+        assert infos["player_0"]["exploitability"] == pop_info["exploitability"]
+    assert not seat.agents
+
+
+def test_the_scored_form_passes_the_parallel_checks_and_its_vector_form_matches():
+    check_parallel_env(lambda: benchmarkzoo.make_parallel(ENV_ID, generator="rps/population"), seed=1, steps=250)
+    summary = check_parallel_vector_matches_single(ENV_ID, num_envs=3, steps=250, seed=2, generator="rps/population")
+    assert summary["episodes_ended"] >= 6
+    vec = RPSSelfPlayVectorEnv(4, generator="rps/population")
+    observations, _ = vec.reset(seed=0)
+    assert observations.shape == (4, 1, 30) and vec.possible_agents == ["player_0"]
+    _, rewards, _, _, infos = vec.step(PatternMatchingPolicy()(vec))
+    assert rewards.shape == infos["move"].shape == infos["exploitability"].shape == (4, 1)
+
+
+def test_the_scored_form_has_one_agent_bounds():
+    from benchmarkzoo.envs.multiagent.rps.bounds import self_play_bounds
+
+    assert self_play_bounds({"generator": "rps/population"}, 100).agents == 1
+    assert self_play_bounds({"generator": "rps/population"}, 100).team is None
+    assert self_play_bounds({"generator": "rps/self-play"}, 100).agents == 2

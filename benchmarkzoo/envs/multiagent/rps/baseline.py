@@ -1,5 +1,9 @@
 """A pattern-matching best responder (the RPSPopulation and RPSSelfPlay baseline) and the population metrics.
 
+The population metrics (:func:`evaluate_population`) are the return against every bot and the
+exploitability of the player's play: the return per round of the online n-gram best responders
+of :mod:`~benchmarkzoo.envs.multiagent.rps.responders`, with 95% bootstrap intervals over matches.
+
 The responder is privileged only in convenience: it reads the match statistics the simulator
 keeps (counts of the bot's moves given the last round, its last move, overall), which the agent
 could rebuild from the observations it has seen.
@@ -11,8 +15,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from benchmarkzoo.envs.multiagent.rps import sim
-from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario
+from benchmarkzoo.envs.multiagent.rps import responders, sim
+from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario, RPSSelfPlayScenario
+from benchmarkzoo.envs.multiagent.rps.responders import RESPONDERS
+from benchmarkzoo.evaluation import metrics
 
 
 class PatternMatchingPolicy:
@@ -43,8 +49,9 @@ class PatternMatchingPolicy:
 
     def __call__(self, env) -> int | np.ndarray | dict[str, int]:
         env = getattr(env, "unwrapped", env)
-        if hasattr(env, "possible_agents"):  # self-play: both seats
-            actions = np.stack([self.act(env.sim_state, p) for p in (0, 1)], axis=1)  # (B, 2)
+        if hasattr(env, "possible_agents"):  # self-play: every learner's seat (player_0 alone against a bot)
+            seats = range(len(env.possible_agents))
+            actions = np.stack([self.act(env.sim_state, p) for p in seats], axis=1)  # (B, N)
             if hasattr(env, "num_envs"):
                 return actions
             return {agent: int(actions[0, env.possible_agents.index(agent)]) for agent in env.agents}
@@ -74,8 +81,13 @@ def evaluate_population(
 
     Returns:
         ``mean_return``: return per round averaged over every match; ``per_bot``: that average per
-        bot; ``exploitability``: mean over matches of the best-response return per round against the
-        agent's empirical move frequencies in the match (0 uniform, 1 constant).
+        bot; ``exploitability``: the follow-the-leader n-gram responder's return per round against
+        the agent's moves (``info["exploitability"]`` at a match's end), averaged over matches, and
+        ``exploitability_ci`` its 95% bootstrap interval over matches (:func:`metrics.bootstrap_ci`);
+        ``exploitability_by_responder``: each responder's return per round, averaged over matches;
+        ``best_responder``: the best of them over all matches, ``(name, mean, (low, high))``, its
+        interval the bootstrap of that maximum (the matches resampled, the best responder
+        re-chosen in every resample).
     """
     params = sim.Params()
     scenarios = [RPSScenario(bot=b, noise=noise, seed=seed * 1000 + e) for b in bots for e in range(episodes)]
@@ -88,8 +100,51 @@ def evaluate_population(
         total += sim.play(state, moves, sim.bot_moves(state))
     per_match = total / rounds
     per_bot = {b: float(per_match[i * episodes : (i + 1) * episodes].mean()) for i, b in enumerate(bots)}
+    exploit = sim.exploitability(state)  # (M,)
+    by_responder = sim.responder_returns(state)  # (M, R)
+    means = by_responder.mean(axis=0)
+    best = int(np.argmax(means))
     return {
         "mean_return": float(per_match.mean()),
         "per_bot": per_bot,
-        "exploitability": float(sim.exploitability(state).mean()),
+        "exploitability": float(exploit.mean()),
+        "exploitability_ci": metrics.bootstrap_ci(exploit),
+        "exploitability_by_responder": {name: float(m) for name, m in zip(RESPONDERS, means)},
+        "best_responder": (RESPONDERS[best], float(means[best]), metrics.bootstrap_ci(by_responder, _best_mean)),
     }
+
+
+def _best_mean(matches: np.ndarray) -> float:
+    """The best responder's mean return over a ``(num_matches, R)`` resample."""
+    return float(matches.mean(axis=0).max())
+
+
+def played_exploitability(
+    act: Callable[[sim.State], np.ndarray], episodes: int = 50, rounds: int = 100, seed: int = 0
+) -> dict[str, object]:
+    """The follow-the-leader n-gram responder really playing ``act``: ``episodes`` matches of ``rounds`` rounds.
+
+    :func:`evaluate_population`'s ``exploitability`` shadows the matches a player played against
+    the bots; here the responder is the opponent (player 1 of a self-play world without
+    trembles), so a player that reacts to its opponent meets the responder's own moves. Both
+    agree for a player that ignores its opponent (a cycle, a constant, a random player).
+
+    Args:
+        act: maps the batched :class:`sim.State` to player 0's ``(B,)`` moves; it sees the
+            responder's moves as its opponent's (e.g. ``PatternMatchingPolicy().act``).
+        seed: match ``e`` plays ``RPSSelfPlayScenario(noise=0.0, seed=seed * 1000 + e)``.
+
+    Returns:
+        ``exploitability``: the responder's return per round, averaged over matches, and
+        ``exploitability_ci`` its 95% bootstrap interval over matches.
+    """
+    state = sim.init_state(sim.Params(), episodes)
+    for e in range(episodes):
+        sim.load(state, e, RPSSelfPlayScenario(noise=0.0, seed=seed * 1000 + e))
+    total = np.zeros(episodes)
+    for _ in range(rounds):
+        moves = np.asarray(act(state), dtype=np.int64)
+        responder = responders.leader_moves(state.br_best, state.br_key, state.br_score)[:, 0]
+        total -= sim.play(state, moves, responder)  # the responder's payoff is player 0's loss
+    per_match = total / rounds
+    return {"exploitability": float(per_match.mean()), "exploitability_ci": metrics.bootstrap_ci(per_match)}

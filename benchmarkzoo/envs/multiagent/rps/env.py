@@ -3,6 +3,7 @@ Gymnasium env) and ``benchmarkzoo/RPSSelfPlay-v0`` (the same game between two le
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import numpy as np
@@ -49,22 +50,53 @@ class RPSPopulationConfig(EnvConfig):
         return scenario
 
 
+@dataclasses.dataclass(frozen=True)
+class SelfPlayParams(sim.Params):
+    """:class:`sim.Params` of RPSSelfPlay-v0, with who plays seat 1.
+
+    Attributes:
+        learners: ``2``, both seats are agents (self-play); ``1``, ``player_0`` is the only agent and
+            seat 1 is the scenario's population bot (the env was given a population generator).
+    """
+
+    learners: int = 2
+
+
 class RPSSelfPlayConfig(RPSPopulationConfig):
-    """The arguments of RPSSelfPlay-v0 (both forms): RPSPopulation-v0's, with a self-play generator."""
+    """The arguments of RPSSelfPlay-v0 (both forms): RPSPopulation-v0's, with a self-play generator.
+
+    A population generator (``"rps/population"``) instead puts the scenario's bot in seat 1 and
+    leaves ``player_0`` the only agent: the scored form (see :class:`RPSSelfPlayEnv`, Scoring).
+    """
 
     generator: str | Generator = "rps/self-play"
 
-    generator_type: ClassVar[type] = RPSSelfPlayGenerator
-    generator_needs: ClassVar[str] = "an RPS self-play generator"
+    generator_type: ClassVar[tuple[type, ...]] = (RPSSelfPlayGenerator, RPSPopulationGenerator)
+    generator_needs: ClassVar[str] = (
+        "an RPS self-play generator (two learners), or an RPS population generator (player_1 the scenario's bot)"
+    )
 
-    def possible_agents(self, params: sim.Params) -> list[str]:
-        return list(AGENTS)
+    def sim_params(self, generator: Any, env_id: str) -> SelfPlayParams:
+        return SelfPlayParams(history=self.history, learners=1 if isinstance(generator, RPSPopulationGenerator) else 2)
 
-    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> RPSSelfPlayScenario:
+    def possible_agents(self, params: SelfPlayParams) -> list[str]:
+        return list(AGENTS[: params.learners])
+
+    def check_scenario(
+        self, scenario: Any, generator: Any, params: SelfPlayParams, env_id: str
+    ) -> RPSSelfPlayScenario | RPSScenario:
+        if params.learners == 1:
+            if not isinstance(scenario, RPSScenario):
+                raise ScenarioError(
+                    f"{env_id} with a population generator plays player_0 against a bot: options['scenario'] must "
+                    f"be an RPSScenario (e.g. RPSScenario(bot='markov')); got {scenario!r:.80}."
+                )
+            return scenario
         if not isinstance(scenario, RPSSelfPlayScenario):
             raise ScenarioError(
                 f"{env_id}: options['scenario'] must be an RPSSelfPlayScenario (e.g. "
-                f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}."
+                f"RPSSelfPlayScenario(noise=0.0, seed=0)); got {scenario!r:.80}. An RPSScenario (a bot in "
+                "seat 1) needs generator='rps/population'."
             )
         return scenario
 
@@ -125,11 +157,16 @@ class RPSPopulationEnv(SingleAgentEnvView):
     * Termination: never.
     * Truncation: ``max_episode_steps`` rounds (100 in the registered spec).
     * ``info["bot_move"]`` is the bot's move of the round; ``info["exploitability"]`` the return
-      per round that a best response to the agent's empirical move frequencies so far would get
-      (0 for a uniform mix, 1 for a constant agent).
+      per round so far of an opponent that sees sequences, shadowing the agent's moves: the
+      follow-the-leader of six online n-gram best responders (contexts: the agent's last 0 to 3
+      moves, the last 1 or 2 whole rounds; see :mod:`~benchmarkzoo.envs.multiagent.rps.responders`).
+      Near 1 for a constant agent or a deterministic R, P, S cycle (0.96 over 100 rounds), an
+      expected 0 for a uniformly random one; in ``[-1, 1]`` (negative: the responders lose to the agent).
 
-    Population metrics (average return, per-bot return, exploitability) are computed by
-    :func:`benchmarkzoo.envs.multiagent.rps.baseline.evaluate_population`.
+    Population metrics (average return, per-bot return, exploitability with bootstrap intervals)
+    are computed by :func:`benchmarkzoo.envs.multiagent.rps.baseline.evaluate_population`; the
+    responder really playing a policy (rather than shadowing its matches) by
+    :func:`~benchmarkzoo.envs.multiagent.rps.baseline.played_exploitability`.
 
     ## Rendering
 
@@ -144,7 +181,13 @@ class RPSPopulationEnv(SingleAgentEnvView):
 
     ``baseline.PatternMatchingPolicy`` (beat the bot's most frequent move after the same last
     round), 20 noiseless matches of 100 rounds per bot, return per round
-    (``evaluate_population``): mean 0.53 (train bots 0.54, ood bots 0.49), exploitability 0.25.
+    (``evaluate_population``): mean 0.53 (train bots 0.54, ood bots 0.49), exploitability 0.64
+    [0.62, 0.67] (shadowing its matches against the bots; the best single responder, ``pair-1``,
+    0.63): it is deterministic given the history, so the responders learn it. Played against it
+    (``played_exploitability``) the responder gets 0.21 a round: the pattern matcher adapts to
+    the responder too. A uniform random player: -0.00 [-0.01, 0.01]; the cycle: 0.96. The
+    trained best response (:mod:`~benchmarkzoo.envs.multiagent.rps.best_response`, 20 training
+    matches, scored on 20 others) gets 1.00 against the cycle and -0.01 against the baseline.
     Per bot: rock 1.00, paper 0.99, scissors 0.98, cycle_up 0.97, cycle_down 0.97,
     cycle_double 0.46, biased 0.22, uniform 0.03, copy_last 0.88, beat_last 0.87,
     lose_to_last 0.95, win_stay_lose_shift 0.93, win_stay_lose_beat 0.88, frequency 0.46,
@@ -171,7 +214,10 @@ class RPSPopulationEnv(SingleAgentEnvView):
 
     ## Version History
 
-    * v0: Initial version. Rendering came later without changing any seeded rollout.
+    * v0: Initial version. Rendering came later without changing any seeded rollout; so did the
+      sequence-aware ``info["exploitability"]`` (it was the best response to the agent's move
+      frequencies, which scored a deterministic cycle 0.0); observations, rewards and the bots'
+      moves are unchanged.
 
     ## Example
 
@@ -182,8 +228,8 @@ class RPSPopulationEnv(SingleAgentEnvView):
     >>> obs.shape
     (30,)
     >>> _, reward, terminated, truncated, info = env.step(1)  # paper beats rock
-    >>> reward, info["bot_move"], info["exploitability"]
-    (1.0, 0, 1.0)
+    >>> reward, info["bot_move"], info["exploitability"]  # the responders knew nothing, guessed rock: a draw
+    (1.0, 0, 0.0)
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
@@ -259,15 +305,31 @@ class RPSSelfPlayEnv(ParallelEnvView):
     * Termination: never.
     * Truncation: both agents after ``max_cycles`` rounds (100 in the registered spec).
     * Every step, each agent's info holds ``move`` (its move as played, after any tremble),
-      ``opponent_move``, and ``exploitability``: the return per round a best response to this
-      agent's empirical move frequencies so far would get (0 for a uniform mix, 1 for a
-      constant player).
+      ``opponent_move``, and ``exploitability``: the return per round so far of the
+      sequence-aware responder of ``RPSPopulation-v0`` shadowing this agent's moves (near 1 for
+      a constant player or a deterministic cycle, an expected 0 for a uniformly random one).
 
     ## Rendering
 
     ``render_mode="rgb_array"`` (or ``"human"``; needs the ``render`` extra): the scoreboard of
     ``RPSPopulation-v0`` with ``player_0`` on the left and ``player_1`` on the right; rows are
     tinted by ``player_0``'s outcome. The native vector form renders one frame per world.
+
+    ## Scoring: a seat against the scenario's bot
+
+    A match of a policy against itself is zero-sum: its team return is 0 for every policy, and
+    so is the mean of its two seats' returns, so no suite can rank policies by a self-play match.
+    What a leaderboard user of a self-play env expects instead is the return of the seat the
+    policy plays against opponents it did not train with. Given a population generator
+    (``generator="rps/population"``, the bots and scenarios of ``RPSPopulation-v0``), the env
+    puts the scenario's bot in seat 1 and ``player_0`` is its only agent (``possible_agents ==
+    ["player_0"]``; the native vector form's agent axis has length 1): the team return is then
+    ``player_0``'s return, which suite tasks score (``competitive-v1``'s ``rps-self-play-test``,
+    scenario set ``multiagent/rps-self-play-bots``). Seat 0 it is, rather than both seats
+    averaged: the game is symmetric, the bots are written for seat 1, and the observation is
+    each player's own view, so a seat-1 score would measure the same thing. The bot plays as in
+    ``RPSPopulation-v0`` (its own noise; no tremble), so with the same actions both envs agree
+    round for round. A self-play generator (the default) gives the two-learner game above.
 
     ## Baseline
 
@@ -287,8 +349,10 @@ class RPSSelfPlayEnv(ParallelEnvView):
 
     * ``generator``: ``"rps/self-play"`` or an ``RPSSelfPlayGenerator``; ``generator_kwargs``:
       ``max_noise``, the highest tremble probability (0.0 by default, 0.1 in the registered spec).
+      ``"rps/population"`` or an ``RPSPopulationGenerator``: seat 1 is the scenario's bot (see Scoring).
     * ``history``: ``K``, the rounds in an observation.
-    * ``reset(options={"scenario": RPSSelfPlayScenario(noise=0.0, seed=0)})`` plays a given match.
+    * ``reset(options={"scenario": RPSSelfPlayScenario(noise=0.0, seed=0)})`` plays a given match;
+      with a population generator, ``RPSScenario(bot="markov")`` plays ``player_0`` against that bot.
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. The native multi-world form
     is ``benchmarkzoo.make_vec("benchmarkzoo/RPSSelfPlay-v0", num_envs)``
@@ -296,7 +360,8 @@ class RPSSelfPlayEnv(ParallelEnvView):
 
     ## Version History
 
-    * v0: Initial version.
+    * v0: Initial version. ``info["exploitability"]`` became sequence-aware later (as in
+      ``RPSPopulation-v0``) without changing observations, rewards or trembles.
 
     ## Example
 
@@ -312,7 +377,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
     >>> observations["player_0"][:6].tolist(), observations["player_1"][:6].tolist()
     ([0.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0, 1.0])
     >>> infos["player_1"]
-    {'move': 1, 'opponent_move': 2, 'exploitability': 1.0}
+    {'move': 1, 'opponent_move': 2, 'exploitability': 0.0}
     """
 
     metadata = {
@@ -329,7 +394,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
         self.sim_state = sim.init_state(self.params, 1)
         self._moves = np.zeros((1, 2), dtype=np.int64)
 
-    def _load(self, scenario: RPSSelfPlayScenario) -> None:
+    def _load(self, scenario: RPSSelfPlayScenario | RPSScenario) -> None:
         sim.load(self.sim_state, 0, scenario)
 
     def step(self, actions: dict[str, Any]):
@@ -341,13 +406,16 @@ class RPSSelfPlayEnv(ParallelEnvView):
             if type(action) is not int or not 0 <= action < sim.NUM_MOVES:  # plain ints skip the generic check
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
             self._moves[0, self._index[agent]] = action
+        if self.params.learners == 1:  # seat 1 is the scenario's bot
+            self._moves[0, 1] = sim.bot_moves(self.sim_state)[0]
         moves = sim.tremble(self.sim_state, self._moves)  # (1, 2) as played
         reward = float(sim.play(self.sim_state, moves[:, 0], moves[:, 1])[0])
         self.num_steps += 1
         limit = self.num_steps >= self.max_cycles
         played = moves[0].tolist()
         exploitability = sim.exploitability(self.sim_state, None)[0].tolist()
-        rewards = {"player_0": reward, "player_1": 0.0 - reward}  # 0.0 - r: no negative zero on a draw
+        # zip stops at the agents: player_1's entries exist only when it is a learner
+        rewards = dict(zip(self.possible_agents, (reward, 0.0 - reward)))  # 0.0 - r: no negative zero on a draw
         infos = {
             agent: {"move": played[p], "opponent_move": played[1 - p], "exploitability": exploitability[p]}
             for p, agent in enumerate(self.possible_agents)

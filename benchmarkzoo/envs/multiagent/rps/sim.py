@@ -6,7 +6,8 @@ bot (``player_1`` in self-play, a world loaded with an :class:`RPSSelfPlayScenar
 ``bot`` is ``-1``). The state keeps the whole game's statistics for both players
 (move counts, decayed counts, transition counts given the last move, the last pair and the
 last two moves), which the bots and the baseline read; observations show only the last ``K``
-rounds.
+rounds. It also keeps, for each player, the n-gram best responders of
+:mod:`~benchmarkzoo.envs.multiagent.rps.responders`, whose score is the player's exploitability.
 
 Bot randomness never touches a ``numpy.random.Generator``: a bot's ``u`` in round ``t`` is a
 splitmix64 hash of its scenario's ``seed``, ``t`` and a stream number. It is a pure function of
@@ -21,6 +22,7 @@ import dataclasses
 
 import numpy as np
 
+from benchmarkzoo.envs.multiagent.rps import responders
 from benchmarkzoo.envs.multiagent.rps.generator import BOTS, RPSScenario, RPSSelfPlayScenario
 
 NUM_MOVES = 3
@@ -73,6 +75,12 @@ class State:
         meta, candidates: ``(B, 9)`` meta_predictor's candidate scores and this round's candidates.
         switch, switch_score: ``(B,)`` switcher's current strategy and running score.
         regret: ``(B, 3)`` regret_matching's cumulative regrets.
+        br_key: ``(B, 2)`` int64 the last three rounds from each player's side (:func:`responders.next_key`),
+            which the responders' contexts read (``hist`` may be shorter).
+        br_counts: ``(B, 2, C, 3)`` int32 each player's moves counted per responder context (``C`` =
+            :data:`responders.NUM_CONTEXTS`); ``br_best``: ``(B, 2, C)`` int8 each context's most counted move.
+        br_score: ``(B, 2, R)`` each responder's total payoff against each player.
+        br_value: ``(B, 2)`` the follow-the-leader responder's total: each player's exploitability times ``t``.
     """
 
     bot: np.ndarray
@@ -93,6 +101,11 @@ class State:
     switch: np.ndarray
     switch_score: np.ndarray
     regret: np.ndarray
+    br_key: np.ndarray
+    br_counts: np.ndarray
+    br_best: np.ndarray
+    br_score: np.ndarray
+    br_value: np.ndarray
 
 
 def init_state(params: Params, num_worlds: int) -> State:
@@ -116,6 +129,11 @@ def init_state(params: Params, num_worlds: int) -> State:
         switch=np.zeros(b, dtype=np.int64),
         switch_score=np.zeros(b),
         regret=np.zeros((b, 3)),
+        br_key=np.full((b, 2), responders.START_KEY, dtype=np.int64),
+        br_counts=np.zeros((b, 2, responders.NUM_CONTEXTS, 3), dtype=np.int32),
+        br_best=np.zeros((b, 2, responders.NUM_CONTEXTS), dtype=np.int8),
+        br_score=np.zeros((b, 2, responders.NUM_RESPONDERS)),
+        br_value=np.zeros((b, 2)),
     )
 
 
@@ -371,6 +389,8 @@ def play(state: State, move0: np.ndarray, move1: np.ndarray) -> np.ndarray:
     state.last[:] = moves
     state.hist[:, 1:] = state.hist[:, :-1].copy()
     state.hist[:, 0] = moves
+    responders.update(state.br_counts, state.br_best, state.br_key, state.br_score, state.br_value, moves)
+    state.br_key[:] = responders.next_key(state.br_key, moves)
     state.t += 1
     outcome = payoff(move0, move1)
     state.wins[:, 0] += outcome == 1
@@ -386,13 +406,18 @@ def observe(state: State, player: int = 0) -> np.ndarray:
 
 
 def exploitability(state: State, player: int | None = 0) -> np.ndarray:
-    """``(B,)`` float64 (``(B, 2)`` for ``player=None``, both players): the expected return per round of a
-    best response to ``player``'s empirical mix of moves.
+    """``(B,)`` float64 (``(B, 2)`` for ``player=None``, both players): ``player``'s exploitability so far.
 
-    ``max_m f[m - 1] - f[m + 1]`` for move frequencies ``f``: ``0`` for a uniform mix, ``1`` for a
-    constant player; ``0`` before the first round.
+    The return per round of the follow-the-leader n-gram best responder
+    (:mod:`~benchmarkzoo.envs.multiagent.rps.responders`) shadowing ``player``'s moves: near ``1``
+    for a constant player or a deterministic cycle, an expected ``0`` for a uniformly random one,
+    in ``[-1, 1]``; ``0`` before the first round.
     """
-    counts = state.counts if player is None else state.counts[:, player]  # (B, 2, 3) or (B, 3)
-    total = counts.sum(axis=-1, keepdims=True)
-    freq = counts / np.maximum(total, 1.0)
-    return np.max(freq[..., [2, 0, 1]] - freq[..., [1, 2, 0]], axis=-1)
+    value = state.br_value if player is None else state.br_value[:, player]
+    return responders.per_round(value, state.t)
+
+
+def responder_returns(state: State, player: int = 0) -> np.ndarray:
+    """``(B, R)`` float64: the return per round of each n-gram responder against ``player``
+    (in the order of :data:`responders.RESPONDERS`)."""
+    return responders.per_round(state.br_score[:, player], state.t)

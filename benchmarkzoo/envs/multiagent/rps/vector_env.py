@@ -74,22 +74,25 @@ class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
         self._set_spaces(*build_spaces(self.params))
         self.sim_state = sim.init_state(self.params, self.num_envs)
 
-    def _load_world(self, state: sim.State, world: int, scenario: RPSSelfPlayScenario) -> None:
+    def _load_world(self, state: sim.State, world: int, scenario: RPSSelfPlayScenario | RPSScenario) -> None:
         sim.load(state, world, scenario)
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, sim.NUM_MOVES, acting, self.possible_agents)
+        if self.num_agents == 1:  # seat 1 is each world's bot
+            actions = np.stack([actions[:, 0], sim.bot_moves(self.sim_state)], axis=1)
         # worlds that ended on the last step play rock against rock until reloaded; outputs discarded
         moves = sim.tremble(self.sim_state, actions)  # (B, 2) as played
         reward = sim.play(self.sim_state, moves[:, 0], moves[:, 1])
-        rewards = np.stack([reward, 0.0 - reward], axis=1)  # (B, 2); 0.0 - r: no negative zero on a draw
+        n = self.num_agents
+        rewards = np.stack([reward, 0.0 - reward], axis=1)[:, :n]  # (B, N); 0.0 - r: no negative zero on a draw
         rewards[~acting] = 0.0
-        exploitability = sim.exploitability(self.sim_state, None)  # (B, 2)
-        info = {"move": moves, "opponent_move": moves[:, ::-1].copy(), "exploitability": exploitability}
+        exploitability = sim.exploitability(self.sim_state, None)[:, :n]  # (B, N)
+        info = {"move": moves[:, :n], "opponent_move": moves[:, ::-1][:, :n].copy(), "exploitability": exploitability}
         return rewards, np.zeros_like(acting), info
 
     def _observe(self, present: np.ndarray) -> np.ndarray:
-        obs = np.stack([sim.observe(self.sim_state, p) for p in (0, 1)], axis=1)  # (B, 2, 6K)
+        obs = np.stack([sim.observe(self.sim_state, p) for p in range(self.num_agents)], axis=1)  # (B, N, 6K)
         obs[~present] = 0.0
         return obs
 
