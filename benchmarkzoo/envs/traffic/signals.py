@@ -1,9 +1,9 @@
 """The plumbing every signal-control view shares: TrafficSignal-v0, TrafficGrid-v0, their MO variants, RESCO.
 
-A view states its spaces, rewards and infos, and its parameters (:mod:`~benchmarkzoo.envs.traffic.params`);
-these two mixins own the SUMO side:
+A view states its spaces, rewards and infos, and its arguments (a
+:class:`~benchmarkzoo.envs.traffic.config.SignalConfig`); these two mixins own the SUMO side:
 
-* :class:`SignalEpisode` (single-world views): the parameter checks, one simulation at a time
+* :class:`SignalEpisode` (single-world views): one simulation at a time
   (:class:`~benchmarkzoo.envs.traffic.session.SumoSession`), starting it, advancing it, pickling
   by replay (:class:`~benchmarkzoo.envs.traffic.replay.ReplayPickling`) and cleanup.
 * :class:`SignalWorlds` (native vector forms): one worker process per world
@@ -21,36 +21,34 @@ import numpy as np
 
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.params import DeclaredParams
+from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import Runner, make_runner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file
 from benchmarkzoo.envs.traffic.session import SumoSession, SumoWorkers
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 
-#: The parameters a native vector form plays fixed: every world's SUMO runs in a libsumo worker process.
-VECTOR_FIXED = {"backend": "libsumo", "in_process": None}
 
-
-class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
+class SignalEpisode(SumoSession, ReplayPickling):
     """The SUMO side of a single-world signal-control view.
 
-    The view calls :meth:`_init_simulation` with its constructor's parameters, :meth:`_start`
-    when it loads a scenario and :meth:`_advance` every step, and implements :meth:`_waiting`
-    (each signal's summed waiting time, which ``diff-waiting-time`` rewards against) and, to
-    refuse a simulation that does not fit its spaces, :meth:`_check_layout`.
+    The view calls :meth:`_init_simulation` in its ``_setup``, :meth:`_start` when it loads a
+    scenario and :meth:`_advance` every step, and implements :meth:`_waiting` (each signal's
+    summed waiting time, which ``diff-waiting-time`` rewards against) and, to refuse a
+    simulation that does not fit its spaces, :meth:`_check_layout`.
     """
 
     scenario_type = TrafficScenario
+    config: SignalConfig
+    params: Signals
 
-    def _init_simulation(self, params: dict[str, Any]) -> None:
-        """Read the constructor's ``params`` (see :mod:`~benchmarkzoo.envs.traffic.params`); no SUMO starts yet."""
-        self.params = self._read_params(params)
+    def _init_simulation(self) -> None:
+        """Read the checked config and the simulator's parameters; no SUMO starts yet."""
         self.timing = self.params.timing
-        self.reward_kind = self.params.reward
-        self.backend = self.params.backend
-        self.in_process = self.params.in_process
-        self.emissions = bool(self.params.emissions)
+        self.reward_kind = self.config.reward
+        self.backend = self.config.backend
+        self.in_process = self.config.in_process
+        self.emissions = bool(self.config.emissions)
         self.scenario: TrafficScenario | None = None
         self.layout: sim.Layout | None = None
         self._measurement: sim.Measurement | None = None
@@ -104,25 +102,25 @@ class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
         self._measurement = None
 
 
-class SignalWorlds(DeclaredParams, SumoWorkers):
+class SignalWorlds(SumoWorkers):
     """The worlds of a native vector signal-control env, each simulated in its own libsumo worker process.
 
-    The env reads its parameters (``self.params = self._read_params(params)``), calls
-    :meth:`_init_signal_worlds` in its constructor (after the vector base's), then
-    ``_init_workers`` once its generator and spaces are made, and implements :meth:`_waiting`
-    (and :meth:`_loaded` to check a world's simulation); :meth:`_load_worlds` and
-    ``close_extras`` are the vector base's hooks.
+    The env calls :meth:`_init_signal_worlds` in its ``_setup``, then ``_init_workers`` once its
+    spaces are made, and implements :meth:`_waiting` (and :meth:`_loaded` to check a world's
+    simulation); :meth:`_load_worlds` and ``close_extras`` are the vector base's hooks.
     """
 
     num_envs: int
     generator: Any
+    config: SignalConfig
+    params: Signals
     _has_reset: bool
 
     def _init_signal_worlds(self, waiting: tuple[int, ...]) -> None:
-        """Set up the worlds (after :meth:`_read_params`); ``waiting`` is the shape of one world's :meth:`_waiting`."""
+        """Set up the worlds; ``waiting`` is the shape of one world's :meth:`_waiting`."""
         self.timing = self.params.timing
-        self.reward_kind = self.params.reward
-        self.emissions = bool(self.params.emissions)
+        self.reward_kind = self.config.reward
+        self.emissions = bool(self.config.emissions)
         self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
         self.layouts: list[sim.Layout | None] = [None] * self.num_envs
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
@@ -140,10 +138,7 @@ class SignalWorlds(DeclaredParams, SumoWorkers):
         self._totals[i] = sim.EpisodeTotals()
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
+        for i, scenario in zip(worlds, self._next_scenarios(worlds, options), strict=True):
             self._runners[i].send_start(
                 network_file(scenario),
                 self._routes(i, scenario),

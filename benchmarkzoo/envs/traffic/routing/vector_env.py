@@ -11,25 +11,14 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic.routing import sim
-from benchmarkzoo.envs.traffic.routing.env import (
-    RoutingEnv,
-    build_spaces,
-    check_masks,
-    check_max_cycles,
-    check_scenario,
-    make_generator,
-    step_outcome,
-)
-from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
+from benchmarkzoo.envs.traffic.routing.env import RoutingConfig, build_spaces, check_masks, step_outcome
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoWorkers
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 _METRIC_DTYPES = {
@@ -57,40 +46,18 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = RoutingEnv.env_id
+    config_type = RoutingConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "traffic/routing",
-        generator_kwargs: dict[str, Any] | None = None,
-        max_cycles: int | None = None,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        gen = make_generator(self.env_id, generator, generator_kwargs)
-        agents, observation_space, action_space = build_spaces(gen)
-        super().__init__(num_envs, agents, check_max_cycles(self.env_id, max_cycles), autoreset_mode, render_mode)
-        self.generator = gen
-        self.single_observation_space, self.single_action_space = observation_space, action_space
-        n = self.num_agents
-        self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self._init_workers(RoutingWorkerRunner)
-        self.scenarios: list[RoutingScenario | None] = [None] * self.num_envs
+        n = self.num_agents
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
         self._finished = np.zeros((self.num_envs, n), dtype=bool)  # (B, N) agents done on the last step
         self._times = np.zeros((self.num_envs, n), dtype=np.float64)  # (B, N) their travel times
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        for i in worlds:
-            scenario = (
-                check_scenario(self.env_id, fixed, self.generator)
-                if fixed is not None
-                else self.generator(self.world_rng(i))
-            )
-            self.scenarios[i] = scenario
+        for i, scenario in zip(worlds, self._next_scenarios(worlds, options), strict=True):
             plan = sim.make_plan(scenario, network_file(scenario), self._routes(i, scenario))
             self._runners[i].send_start(plan, f"{self.env_id} world {i} {scenario.label}")
         self._collect(worlds)
