@@ -1,4 +1,4 @@
-"""Arguments a variant fixes: re-declared as ``ClassVar`` constants, left out of the signature, refused with their value."""
+"""Arguments a variant fixes: ClassVar constants, left out of the signature, refused with the value played."""
 
 from __future__ import annotations
 

@@ -17,16 +17,15 @@ import pytest
 from benchmarkzoo import registration
 from benchmarkzoo.core.bounds import constructor_kwargs
 from benchmarkzoo.core.errors import ScenarioError
+from benchmarkzoo.envs.identity import registered_id
+from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.config import SignalConfig
 from benchmarkzoo.envs.traffic.demand import BEARINGS, SIDES, Demand
-from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
+from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.mo_vector_env import MOTrafficGridVectorEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
 from benchmarkzoo.envs.traffic.networks import NetworkLayout
-from benchmarkzoo.envs.identity import registered_id
-from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.config import SignalConfig
-from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig
 from benchmarkzoo.envs.traffic.resco import RESCOConfig, TrafficRESCOEnv, TrafficRESCOVectorEnv
 from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
@@ -72,7 +71,7 @@ def test_vector_forms_name_their_own_id_and_refuse_what_they_fix():
         registration.make_vec(MO_GRID, 1, max_cycles=-1)
     with pytest.raises(TypeError, match=r"'in_process'\. TrafficSignalVectorEnv plays in_process=None, fixed"):
         TrafficSignalVectorEnv(in_process=True)
-    with pytest.raises(TypeError, match="'reward'. MOTrafficSignalVectorEnv plays reward='diff-waiting-time'"):
+    with pytest.raises(TypeError, match=r"'reward'\. MOTrafficSignalVectorEnv plays reward='diff-waiting-time'"):
         MOTrafficSignalVectorEnv(reward="pressure")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,13 +38,10 @@ class RandomNetworkGenerator(TrafficGenerator):
         bidi_probability: probability that a road is two-way (``--bidi-probability``), 0.5 to 1.
         min_distance, max_distance: metres of each new road (``--rand.min-distance``/``max-distance``),
             50 to 1000, ``min_distance <= max_distance``.
-        lanes: lanes per direction, 1 to 3.
-        speed: speed limit in m/s, 5 to 30.
-        rate: mean vehicles per hour entering at each dead end, 0 to 3600.
-        duration: seconds of demand, 60 to 86400.
-        profile: ``"uniform"``, ``"peak"`` or ``"directional"`` (see :mod:`~benchmarkzoo.envs.traffic.demand`).
-        through: probability of leaving across the network (more than 135 degrees around it).
         max_tries: networks drawn per scenario before giving up, 1 to 1000.
+        **kwargs: the roads and demand, see :class:`~benchmarkzoo.envs.traffic.generators.base.TrafficGenerator`
+            (``rate``: per dead end; ``through``: probability of leaving across the network, more
+            than 135 degrees around it).
 
     **The network is drawn from the seed.** Each try draws netgenerate's ``--seed`` from the
     scenario's rng and builds the network (junctions of at most 4 neighbours, ``--tls.guess``
@@ -69,14 +67,10 @@ class RandomNetworkGenerator(TrafficGenerator):
         bidi_probability: float = 1.0,
         min_distance: float = 100.0,
         max_distance: float = 250.0,
-        lanes: int = 1,
-        speed: float = 13.89,
-        rate: float = 300.0,
-        duration: int = 1800,
-        profile: str = "uniform",
-        through: float = 0.6,
         max_tries: int = 200,
+        **kwargs: Any,
     ):
+        super().__init__(**kwargs)
         self.num_signals = self._check_int_range("num_signals", num_signals, 1, 20)
         self.iterations = self._check_int_range("iterations", iterations, 2, 200)
         self.bidi_probability = self._check_float_range("bidi_probability", bidi_probability, 0.5, 1.0)
@@ -86,10 +80,7 @@ class RandomNetworkGenerator(TrafficGenerator):
             raise GeneratorArgumentError(
                 f"min_distance ({self.min_distance}) must not exceed max_distance ({self.max_distance})."
             )
-        self._check_roads(lanes, speed)
-        self._check_demand(rate, duration, profile, through)
         self.max_tries = self._check_int_range("max_tries", max_tries, 1, 1000)
-        self._check_files(None, None)
         self._verdicts: dict[tuple[str, ...], str | None] = {}  # net args -> why rejected (None: kept)
 
     def signals(self) -> dict[str, tuple[int, int]]:

@@ -24,12 +24,12 @@ import dataclasses
 import heapq
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from benchmarkzoo.core.errors import GeneratorArgumentError
-from benchmarkzoo.envs.traffic.generators import GridGenerator
+from benchmarkzoo.envs.traffic.generators.grid import GridNetworkGenerator
 from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 
@@ -216,19 +216,20 @@ def _yen(graph: EdgeGraph, source: str, target: str, limit: int, stop) -> list[t
     return found
 
 
-class RoutingGenerator(GridGenerator):
+class RoutingGenerator(GridNetworkGenerator):
     """A ``rows x cols`` SUMO grid with seeded human demand and ``num_agents`` route-choosing vehicles.
 
     Args:
-        rows, cols, block_length, arm_length, lanes, speed: the grid, as for
-            :class:`~benchmarkzoo.envs.traffic.generators.grid.GridGenerator`.
-        rate, duration, profile, through: the human demand, as for ``GridGenerator``
-            (``through`` also draws the agents' destinations).
+        rows, cols, lanes: the grid, as for :class:`~benchmarkzoo.envs.traffic.generators.grid.GridGenerator`
+            (3x3, two lanes per direction here).
+        rate, duration: the human demand, as for ``GridGenerator`` (400 vehicles/h per arm over 10 minutes here).
         num_agents: route-choosing vehicles, 1 to 200.
         num_routes: route options per agent (``k``), 1 to 8.
         depart_interval: seconds between departure slots, 1 to 600; agents in one slot decide together.
         horizon: the simulation's last second (at least ``duration + 60``): vehicles still
             travelling then are counted at that time.
+        **kwargs: ``block_length``, ``arm_length``, ``speed``, ``profile`` and ``through`` (which
+            also draws the agents' destinations), as for ``GridGenerator``.
     """
 
     scenario_type = RoutingScenario
@@ -238,31 +239,16 @@ class RoutingGenerator(GridGenerator):
         self,
         rows: int = 3,
         cols: int = 3,
-        block_length: float = 200.0,
-        arm_length: float = 200.0,
         lanes: int = 2,
-        speed: float = 13.89,
         rate: float = 400.0,
         duration: int = 600,
-        profile: str = "uniform",
-        through: float = 0.6,
         num_agents: int = 40,
         num_routes: int = 3,
         depart_interval: int = 10,
         horizon: int = 2400,
+        **kwargs: Any,
     ):
-        super().__init__(
-            rows=rows,
-            cols=cols,
-            block_length=block_length,
-            arm_length=arm_length,
-            lanes=lanes,
-            speed=speed,
-            rate=rate,
-            duration=duration,
-            profile=profile,
-            through=through,
-        )
+        super().__init__(rows=rows, cols=cols, lanes=lanes, rate=rate, duration=duration, **kwargs)
         if self.rows * self.cols < 2:
             raise GeneratorArgumentError(
                 f"a routing grid needs at least 2 junctions for alternative routes; got rows={rows}, cols={cols}."
