@@ -15,6 +15,7 @@ import numpy as np
 
 
 def rng_state(rng: np.random.Generator | None) -> dict[str, Any] | None:
+    """The state of ``rng``'s bit generator (``None`` stays ``None``)."""
     return None if rng is None else rng.bit_generator.state
 
 

@@ -167,8 +167,9 @@ def route_trips(data: bytes, net: Path) -> bytes:
 
 
 def routed_window(data: bytes, net: Path, net_hash: str, begin: int, end: int, scale: float) -> str:
-    """Store the routed route file of one window and scale (:func:`window_routes`, then
-    :func:`route_trips`) in the file cache and return its sha256.
+    """Store the routed route file of one window and scale in the file cache; return its sha256.
+
+    The file is :func:`window_routes`, then :func:`route_trips`.
 
     duarouter runs once per network, window, scale and SUMO installation: the cache remembers
     which routed file each input gave, so later calls (every env made, in every process) only
@@ -226,16 +227,20 @@ class RESCOGenerator(TrafficGenerator):
 
     @property
     def network_kind(self) -> str:  # type: ignore[override]
+        """``resco-<network>``: what a scenario of this generator plays."""
         return f"resco-{self.network_name}"
 
     @property
     def kwargs(self) -> dict[str, Any]:  # ``network`` is also the method naming the network file
+        """``network`` and ``scale``, the generator's arguments."""
         return {"network": self.network_name, "scale": self.scale}
 
     def network(self) -> tuple[Path, str]:
+        """The network file, stored in the cache under its sha256."""
         return sumo.store_file(self.net_file, NET_NAME)
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        """The scenario of ``rng``: the network's routed hour, and SUMO's seed drawn from ``rng``."""
         self.network()  # restore the cached copies if they went missing
         sumo_seed = int(rng.integers(0, 2**31 - 1))
         return file_scenario(self.network_kind, self._net_hash, self._routes_hash, self.duration, sumo_seed)

@@ -19,14 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import Runner, make_runner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file
 from benchmarkzoo.envs.traffic.session import SumoSession, SumoWorkers
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 
 
 class SignalEpisode(SumoSession, ReplayPickling):
@@ -67,9 +65,6 @@ class SignalEpisode(SumoSession, ReplayPickling):
     def _check_layout(self, layout: sim.Layout, scenario: TrafficScenario) -> None:
         """Raise :class:`ScenarioError` unless the simulation's signals fit the env's spaces."""
 
-    def _simulation_failed(self) -> None:
-        """Called when a SUMO step fails, before the error propagates."""
-
     # ---- the simulation ------------------------------------------------------------------------
 
     def _start(self, scenario: TrafficScenario) -> None:
@@ -84,14 +79,7 @@ class SignalEpisode(SumoSession, ReplayPickling):
         self._log = []
 
     def _advance(self, actions: np.ndarray) -> None:
-        try:
-            self._measurement = self._runner.step(actions)
-        except TrafficSimulationError:
-            self._measurement = None
-            self._simulation_failed()
-            raise
-        self._totals.add(self.layout, self._measurement)
-        self._log.append(actions)
+        self._totals.add(self.layout, self._run_step(actions))
 
     def _replay(self, actions: np.ndarray) -> None:
         self._advance(actions)
@@ -147,23 +135,10 @@ class SignalWorlds(SumoWorkers):
                 f"{self.env_id} world {i} {scenario.label}",
                 self.emissions,
             )
-        self._collect(worlds, loading=True)
+        self._collect(worlds, lambda i, reply: self._loaded(i, *reply))
         return self._info()
 
-    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
-        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: Exception | None = None
-        for i in worlds:
-            try:
-                reply = self._runners[i].receive()
-                if loading:
-                    self._loaded(i, *reply)
-                else:
-                    self._measurements[i] = reply
-                    self._totals[i].add(self.layouts[i], reply)
-            except (TrafficSimulationError, ScenarioError) as error:
-                failure = failure or error
-                self._measurements[i] = None
-        if failure is not None:
-            self._has_reset = False  # every world must be reset before the next step
-            raise failure
+    def _stepped(self, i: int, m: sim.Measurement) -> None:
+        """World ``i``'s measurement after a step."""
+        self._measurements[i] = m
+        self._totals[i].add(self.layouts[i], m)

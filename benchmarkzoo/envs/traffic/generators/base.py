@@ -36,12 +36,12 @@ from benchmarkzoo.generators.base import Generator
 
 
 def road_args(lanes: int, speed: float) -> tuple[str, ...]:
-    """netgenerate's arguments for the lanes per direction and speed limit of every road."""
+    """The ``netgenerate`` arguments for the lanes per direction and speed limit of every road."""
     return ("--default.lanenumber", str(lanes), "--default.speed", repr(speed))
 
 
 def signal_args(layout: str, seed: int) -> tuple[str, ...]:
-    """netgenerate's closing arguments: the signals' phase layout, no U-turns, and its ``--seed``."""
+    """The closing ``netgenerate`` arguments: the signals' phase layout, no U-turns, and its ``--seed``."""
     return ("--tls.layout", layout, "--no-turnarounds", "true", "--seed", str(seed))
 
 
@@ -129,6 +129,7 @@ class TrafficGenerator(Generator):
         return signal_shapes(path)
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        """The scenario of ``rng``: demand drawn on the network (or the external files) and SUMO's seed."""
         args = () if self.net_file is not None else self._net_args()
         path, net_hash = self.network()
         if self.route_file is not None:

@@ -88,6 +88,7 @@ class RandomNetworkGenerator(TrafficGenerator):
         return {f"tls_{k}": (MAX_RANDOM_PHASES, 4 * self.lanes) for k in range(self.num_signals)}
 
     def network(self) -> tuple[Path, str]:
+        """Refused: there is no one network, each scenario draws its own (see :func:`network_file`)."""
         raise ScenarioError(
             f"{self!r} draws a new network for every scenario; use network_file(scenario) for a scenario's network."
         )
@@ -159,5 +160,6 @@ class RandomNetworkGenerator(TrafficGenerator):
         )
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        """The scenario of ``rng``: a network drawn until one fits (see the class docstring), then demand on it."""
         args, _, net_hash, layout = self._draw_network(rng)
         return self._scenario(rng, args, net_hash, layout)

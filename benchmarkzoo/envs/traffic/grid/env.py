@@ -226,6 +226,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
         return {agent: agent_info(self.layout, self._measurement, k) for k, agent in enumerate(self.possible_agents)}
 
     def step(self, actions: dict[str, Any]):
+        """Show every agent's green for the next ``delta_time`` seconds (``a % P_k`` where a signal has fewer)."""
         check_action_dict(self.env_id, actions, self.agents, self._index, "send its current green to keep it")
         chosen = np.zeros(len(self.possible_agents), dtype=np.int64)  # (N,)
         for agent in self.agents:
@@ -262,6 +263,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
         return rewards
 
     def close(self) -> None:
+        """Stop SUMO, remove the temporary files; the env refuses every call after it."""
         self._close_simulation()
         super().close()
 

@@ -78,7 +78,7 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
         worlds = np.flatnonzero(acting.any(axis=1))  # ended worlds wait for their reload
         for i in worlds:
             self._runners[i].send_step(actions[i] % self._phases[i])  # signals with fewer greens than the space
-        self._collect(worlds, loading=False)
+        self._collect(worlds, self._stepped)
         return self._rewards(worlds), np.zeros((self.num_envs, self.num_agents), dtype=bool), self._info()
 
     def _rewards(self, worlds: np.ndarray) -> np.ndarray:

@@ -19,7 +19,6 @@ from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, Routin
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoSession
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.generators.base import Generator
 
 METRIC_KEYS = sim.METRIC_KEYS
@@ -58,6 +57,7 @@ class RoutingConfig(EnvConfig):
     agent_prefix: ClassVar[str] = "cav"
 
     def sim_params(self, generator: RoutingGenerator, env_id: str) -> Params:
+        """The agents and route options every scenario of ``generator`` has."""
         return Params(generator.num_agents, generator.num_routes)
 
     def check_scenario(self, scenario: Any, generator: Any, params: Params, env_id: str) -> RoutingScenario:
@@ -112,6 +112,7 @@ def step_outcome(
 def agent_info(
     scenario: RoutingScenario, m: sim.Measurement, masks: np.ndarray, deciding: np.ndarray, i: int
 ) -> dict[str, Any]:
+    """Agent ``i``'s info of a step: the clock, whether it decides now, its action mask."""
     return {"sim_time": m.time, "deciding": bool(deciding[i]), "action_mask": masks[i].copy()}
 
 
@@ -277,11 +278,13 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
 
     @property
     def sim_state(self) -> sim.Measurement | None:
+        """The last measurement of the day (``None`` before a start or after a failure)."""
         return self._measurement
 
     # ---- the PettingZoo API --------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start the day of ``seed`` (or ``options['scenario']``); every agent's first observation and info."""
         scenario = self._next_scenario(seed, options, self._check_scenario)
         self.agents = []  # until the day has started
         self._start(scenario)
@@ -295,6 +298,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         }
 
     def step(self, actions: dict[str, Any]):
+        """Apply the deciding agents' route choices and run SUMO to the next departure slot (or the day's end)."""
         check_action_dict(
             self.env_id,
             actions,
@@ -339,6 +343,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:
+        """Stop SUMO, remove the temporary files; the env refuses every call after it."""
         self._close_session()
         self._measurement = None
         super().close()
@@ -358,13 +363,10 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         self._log = []
 
     def _advance(self, choices: np.ndarray) -> None:
-        try:
-            self._measurement = self._runner.step(choices)
-        except TrafficSimulationError:
-            self._measurement = None
-            self.agents = []
-            raise
-        self._log.append(choices)
+        self._run_step(choices)
+
+    def _simulation_failed(self) -> None:
+        self.agents = []
 
     def _observations(self, agents: np.ndarray) -> dict[str, np.ndarray]:
         obs = sim.observe(self.scenario, self._measurement, agents)  # (len(agents), obs)

@@ -63,10 +63,12 @@ class RoutingScenario(TrafficScenario):
 
     @property
     def num_agents(self) -> int:
+        """``N``, the route-choosing agents."""
         return int(self.agent_depart.shape[0])
 
     @property
     def num_routes(self) -> int:
+        """``k``, the route options of each agent."""
         return int(self.routes.shape[1])
 
     def route_edges(self, agent: int, option: int) -> list[str]:
@@ -299,6 +301,7 @@ class RoutingGenerator(GridNetworkGenerator):
         return _options[key]
 
     def __call__(self, rng: np.random.Generator) -> RoutingScenario:
+        """The day of ``rng``: human demand, then each agent's departure, origin, destination and options."""
         humans = super().__call__(rng)
         graph, layout, options, weights = self.options()
         n, k = self.num_agents, self.num_routes

@@ -18,7 +18,6 @@ from benchmarkzoo.envs.traffic.routing.env import RoutingConfig, build_spaces, c
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoWorkers
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 _METRIC_DTYPES = {
@@ -60,7 +59,7 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
         for i, scenario in zip(worlds, self._next_scenarios(worlds, options), strict=True):
             plan = sim.make_plan(scenario, network_file(scenario), self._routes(i, scenario))
             self._runners[i].send_start(plan, f"{self.env_id} world {i} {scenario.label}")
-        self._collect(worlds)
+        self._collect(worlds, self._measured)
         self._finished[worlds] = False
         return self._info()
 
@@ -73,7 +72,7 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
             check_masks(self.env_id, self.scenarios[i], deciding & acting[i], choices[i], self.possible_agents)
         for i in worlds:
             self._runners[i].send_step(choices[i])
-        self._collect(worlds)
+        self._collect(worlds, self._measured)
         rewards = np.zeros((self.num_envs, self.num_agents), dtype=np.float64)
         self._finished[:] = False
         for i in worlds:
@@ -82,18 +81,9 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
             )
         return rewards, self._finished.copy(), self._info()
 
-    def _collect(self, worlds: np.ndarray) -> None:
-        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: TrafficSimulationError | None = None
-        for i in worlds:
-            try:
-                self._measurements[i] = self._runners[i].receive()
-            except TrafficSimulationError as error:
-                failure = failure or error
-                self._measurements[i] = None
-        if failure is not None:
-            self._has_reset = False  # every world must be reset before the next step
-            raise failure
+    def _measured(self, i: int, m: sim.Measurement) -> None:
+        """World ``i``'s measurement after a start or a step."""
+        self._measurements[i] = m
 
     def _info(self) -> dict[str, np.ndarray]:
         b, n, k = self.num_envs, self.num_agents, self.single_action_space.n

@@ -65,7 +65,7 @@ class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
         worlds = np.arange(self.num_envs)
         for i in worlds:
             self._runners[i].send_step(actions[i : i + 1])
-        self._collect(worlds, loading=False)
+        self._collect(worlds, self._stepped)
         rewards = self._rewards()
         for i in worlds:
             self._previous_waiting[i] = sim.total_waiting(self.layouts[i], self._measurements[i])
