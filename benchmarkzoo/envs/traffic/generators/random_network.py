@@ -19,7 +19,7 @@ from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.demand import BEARINGS
 from benchmarkzoo.envs.traffic.generators.base import TrafficGenerator, road_args, signal_args
-from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout, read_layout, read_signal_shapes
+from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout, read_layout, read_signal_shapes, required
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.sumo import generate_network, netgenerate, sha256
 
@@ -108,13 +108,14 @@ class RandomNetworkGenerator(TrafficGenerator):
         neighbours: dict[str, set[str]] = {}
         for edge in root.iter("edge"):
             if edge.get("function") != "internal":
-                neighbours.setdefault(edge.get("from"), set()).add(edge.get("to"))
-                neighbours.setdefault(edge.get("to"), set()).add(edge.get("from"))
-        junctions = [j for j in root.iter("junction") if j.get("type") != "internal"]
-        signals = {j.get("id") for j in junctions if j.get("type") == "traffic_light"}
+                start, end = required(edge, "from"), required(edge, "to")
+                neighbours.setdefault(start, set()).add(end)
+                neighbours.setdefault(end, set()).add(start)
+        junctions = {required(j, "id"): j for j in root.iter("junction") if j.get("type") != "internal"}
+        signals = {tls for tls, j in junctions.items() if j.get("type") == "traffic_light"}
         if len(signals) != self.num_signals:
             return f"{len(signals)} signals"
-        if signals != {j.get("id") for j in junctions if len(neighbours.get(j.get("id"), ())) >= 3}:
+        if signals != {node for node in junctions if len(neighbours.get(node, ())) >= 3}:
             return "signals not exactly at the junctions of degree 3+"
         for tls, (num_phases, num_lanes) in read_signal_shapes(root).items():
             if not 1 <= num_phases <= MAX_RANDOM_PHASES or num_lanes > 4 * self.lanes:

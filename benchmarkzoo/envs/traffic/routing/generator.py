@@ -28,9 +28,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from benchmarkzoo.core.errors import GeneratorArgumentError
+from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.envs.traffic.generators.grid import GridNetworkGenerator
-from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout
+from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout, required
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 
 
@@ -99,7 +99,7 @@ def edge_graph(path: Path, digest: str) -> EdgeGraph:
         return found
     root = ET.parse(path).getroot()
     junctions = {
-        j.get("id"): (float(j.get("x")), float(j.get("y")))
+        required(j, "id"): (float(required(j, "x")), float(required(j, "y")))
         for j in root.iter("junction")
         if j.get("type") != "internal"
     }
@@ -110,18 +110,24 @@ def edge_graph(path: Path, digest: str) -> EdgeGraph:
         x, y = junctions[node]
         return ((x - min(xs)) / span_x, (y - min(ys)) / span_y)
 
-    cost, from_xy, to_xy, from_node, to_node = {}, {}, {}, {}, {}
+    cost: dict[str, float] = {}
+    from_xy: dict[str, tuple[float, float]] = {}
+    to_xy: dict[str, tuple[float, float]] = {}
+    from_node: dict[str, str] = {}
+    to_node: dict[str, str] = {}
     for edge in root.iter("edge"):
         if edge.get("function") == "internal":
             continue
+        name, start, end = required(edge, "id"), required(edge, "from"), required(edge, "to")
         lane = edge.find("lane")
-        cost[edge.get("id")] = float(lane.get("length")) / float(lane.get("speed"))
-        from_xy[edge.get("id")] = normalized(edge.get("from"))
-        to_xy[edge.get("id")] = normalized(edge.get("to"))
-        from_node[edge.get("id")], to_node[edge.get("id")] = edge.get("from"), edge.get("to")
+        if lane is None:
+            raise ScenarioError(f"edge {name!r} of the SUMO network {path} has no lane.")
+        cost[name] = float(required(lane, "length")) / float(required(lane, "speed"))
+        from_xy[name], to_xy[name] = normalized(start), normalized(end)
+        from_node[name], to_node[name] = start, end
     successors: dict[str, set[str]] = {e: set() for e in cost}
     for connection in root.iter("connection"):
-        a, b = connection.get("from"), connection.get("to")
+        a, b = required(connection, "from"), required(connection, "to")
         if a in cost and b in cost:
             successors[a].add(b)
     graph = EdgeGraph(
