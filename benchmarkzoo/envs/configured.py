@@ -27,6 +27,8 @@ class ConfiguredView(SpecNamed):
         config: the checked config of this instance (set before :meth:`_setup`).
         base_arguments: the constructor's other arguments, bound (``num_envs``, the time limit, modes,
             and any a view adds to its trailing parameters, such as Panda's ``num_workers``).
+        init_arguments: every constructor argument as the caller gave it, defaults applied: calling
+            the class with them makes the same env again (a view that pickles by rebuilding).
     """
 
     config_type: ClassVar[type[EnvConfig] | None] = None
@@ -56,7 +58,8 @@ class ConfiguredView(SpecNamed):
             the base's own arguments (those outside the config), bound with their defaults.
         """
         cls = type(self)
-        bound = bind_arguments(cls.__name__, cls.__signature__, args, kwargs)
+        bound = bind_arguments(cls.__name__, cls.__signature__, args, kwargs, cls.config_type.fixed_arguments())
+        self.init_arguments = dict(bound)
         fields = {p.name: bound.pop(p.name) for p in cls.config_type.parameters()}
         self.base_arguments = bound
         config = cls.config_type(**fields)
