@@ -8,7 +8,8 @@ second of *process CPU time* (``time.process_time``), which other jobs on the ma
 less than wall time. Reported: the median over rounds of each, and new / old.
 
 Per env id: one env (``gym.make`` for single-agent and MO ids, the ``ParallelEnv`` for
-multi-agent ones) with resets included, and the native vector form at 64 worlds (autoreset).
+multi-agent ones) with resets included, and the native vector form at ``--worlds`` worlds (64;
+autoreset; give SUMO and PyBullet envs a few, each world is a simulator).
 Actions are drawn before the timed loop from a pool of 256.
 
     .venv/bin/python bench/ab_checkouts.py OLD_TREE NEW_TREE benchmarkzoo/MO-Treasure-v0 ... [--rounds 5]
@@ -75,22 +76,23 @@ def _vector(env_id: str, num_envs: int, steps: int) -> float:
     return num_envs * steps / (time.process_time() - start)
 
 
-def child(env_id: str, steps: int) -> dict[str, float]:
-    """One round in this interpreter: env-steps per CPU second of one env and of 64 native worlds."""
+def child(env_id: str, steps: int, worlds: int) -> dict[str, float]:
+    """One round in this interpreter: env-steps per CPU second of one env and of ``worlds`` native worlds."""
     from benchmarkzoo import registration
 
     found = registration.spec(env_id)
     one = _single_agent if found.kind in ("single", "mo") else _parallel
     figures = {"one env": one(env_id, steps)}
     if found.vector_entry_point is not None:
-        figures["native vector, 64 worlds"] = _vector(env_id, 64, max(steps // 64, 20))
+        figures[f"native vector, {worlds} worlds"] = _vector(env_id, worlds, max(steps // worlds, 20))
     return figures
 
 
-def run_round(tree: str, env_id: str, steps: int) -> dict[str, float]:
+def run_round(tree: str, env_id: str, steps: int, worlds: int) -> dict[str, float]:
     """One fresh interpreter importing benchmarkzoo from ``tree``."""
     environment = {**os.environ, "PYTHONPATH": tree, "SDL_VIDEODRIVER": "dummy", "OMP_NUM_THREADS": "1"}
     command = [sys.executable, os.path.abspath(__file__), "--child", env_id, "--steps", str(steps)]
+    command += ["--worlds", str(worlds)]
     done = subprocess.run(command, env=environment, cwd=tree, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{env_id} in {tree} failed:\n{done.stderr[-2000:]}")
@@ -104,10 +106,11 @@ def main() -> None:
     parser.add_argument("env_ids", nargs="*")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=20_000, help="steps of one env per round")
+    parser.add_argument("--worlds", type=int, default=64, help="worlds of the native vector form")
     parser.add_argument("--child", metavar="ENV_ID", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.steps)))
+        print(json.dumps(child(args.child, args.steps, args.worlds)))
         return
     if not (args.old and args.new and args.env_ids):
         parser.error("give OLD_TREE NEW_TREE and at least one env id")
@@ -121,7 +124,7 @@ def main() -> None:
         samples: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
         for _ in range(args.rounds):
             for which, tree in (("old", args.old), ("new", args.new)):
-                for name, value in run_round(tree, env_id, args.steps).items():
+                for name, value in run_round(tree, env_id, args.steps, args.worlds).items():
                     samples[which].setdefault(name, []).append(value)
         for name in samples["old"]:
             old, new = statistics.median(samples["old"][name]), statistics.median(samples["new"][name])
