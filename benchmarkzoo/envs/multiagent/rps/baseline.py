@@ -119,9 +119,13 @@ def evaluate_population(
         "mean_return": float(per_match.mean()),
         "per_bot": per_bot,
         "exploitability": float(exploit.mean()),
-        "exploitability_ci": metrics.bootstrap_ci(exploit),
+        "exploitability_ci": metrics.bootstrap_ci(exploit.tolist()),
         "exploitability_by_responder": {name: float(m) for name, m in zip(RESPONDERS, means)},
-        "best_responder": (RESPONDERS[best], float(means[best]), metrics.bootstrap_ci(by_responder, _best_mean)),
+        "best_responder": (
+            RESPONDERS[best],
+            float(means[best]),
+            metrics.bootstrap_ci(by_responder.tolist(), _best_mean),
+        ),
     }
 
 
@@ -143,6 +147,8 @@ def played_exploitability(
     Args:
         act: maps the batched :class:`sim.State` to player 0's ``(B,)`` moves; it sees the
             responder's moves as its opponent's (e.g. ``PatternMatchingPolicy().act``).
+        episodes: matches played.
+        rounds: rounds per match.
         seed: match ``e`` plays ``RPSSelfPlayScenario(noise=0.0, seed=seed * 1000 + e)``.
 
     Returns:
@@ -158,4 +164,4 @@ def played_exploitability(
         responder = responders.leader_moves(state.br_best, state.br_key, state.br_score)[:, 0]
         total -= sim.play(state, moves, responder)  # the responder's payoff is player 0's loss
     per_match = total / rounds
-    return {"exploitability": float(per_match.mean()), "exploitability_ci": metrics.bootstrap_ci(per_match)}
+    return {"exploitability": float(per_match.mean()), "exploitability_ci": metrics.bootstrap_ci(per_match.tolist())}

@@ -54,6 +54,9 @@ def trained_exploitability(
     Args:
         act: maps the batched :class:`sim.State` to player 0's ``(B,)`` moves; the learner is player 1
             (a self-play world without trembles), so ``act`` sees the learner's moves as its opponent's.
+        train_matches: matches the best response trains on.
+        test_matches: fresh matches it is scored on.
+        rounds: rounds per match.
         seed: training match ``e`` plays ``RPSSelfPlayScenario(seed=seed * 1000 + e)``, test match ``e``
             ``seed * 1000 + 500 + e``.
 

@@ -42,7 +42,7 @@ class RPSPopulationConfig(EnvConfig):
     generator_kwargs: dict[str, Any] | None = None
     history: int = arg(default=5, check=integer(1, 64))
 
-    generator_type: ClassVar[type] = RPSPopulationGenerator
+    generator_type: ClassVar[type | tuple[type, ...]] = RPSPopulationGenerator
     generator_needs: ClassVar[str] = "an RPS population generator"
     time_limit: ClassVar[int] = 100
 
@@ -95,8 +95,9 @@ class RPSSelfPlayConfig(RPSPopulationConfig):
 
     @override
     def check_scenario(
-        self, scenario: Any, generator: Any, params: SelfPlayParams, env_id: str
+        self, scenario: Any, generator: Any, params: sim.Params, env_id: str
     ) -> RPSSelfPlayScenario | RPSScenario:
+        assert isinstance(params, SelfPlayParams)  # for the type checker: sim_params made it
         if params.learners == 1:
             if not isinstance(scenario, RPSScenario):
                 raise ScenarioError(

@@ -142,8 +142,10 @@ def context_starts(key: np.ndarray) -> np.ndarray:
 
 
 def guess(flat: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The move each context predicts: the most frequent in ``flat[at:at + 3]``, the first on ties (rock
-    when nothing is known); ``at`` of any shape, the result of its shape."""
+    """The move each context predicts: the most frequent in ``flat[at:at + 3]``.
+
+    The first on ties (rock when nothing is known); ``at`` of any shape, the result of its shape.
+    """
     seen = flat[at[..., None] + _MOVES]  # (..., 3): the counts of the contexts
     rock, paper, scissors = seen[..., 0], seen[..., 1], seen[..., 2]
     over_rock = paper > rock  # argmax over 3, unrolled

@@ -428,6 +428,8 @@ def exploitability(state: State, player: int | None = 0) -> np.ndarray:
 
 
 def responder_returns(state: State, player: int = 0) -> np.ndarray:
-    """``(B, R)`` float64: the return per round of each n-gram responder against ``player``
-    (in the order of :data:`responders.RESPONDERS`)."""
+    """``(B, R)`` float64: the return per round of each n-gram responder against ``player``.
+
+    The responders are in the order of :data:`responders.RESPONDERS`.
+    """
     return responders.per_round(state.br_score[:, player], state.t)
