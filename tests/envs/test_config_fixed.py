@@ -13,7 +13,7 @@ from benchmarkzoo.envs.control.quadrotor.mo_env import MOQuadrotorEnv
 
 class ToyConfig(EnvConfig):
     generator: str = "maze/dfs"
-    speed: float = arg(1.0, number())
+    speed: float = arg(default=1.0, check=number())
     mode: str = "a"
 
 
