@@ -12,7 +12,8 @@ import abc
 import dataclasses
 import functools
 import inspect
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -111,6 +112,32 @@ class Generator(abc.ABC):
         if not ok or not (low <= float(value) <= high):
             raise GeneratorArgumentError(f"{name} must be a number in [{low}, {high}]; got {value!r}.")
         return float(value)
+
+
+_Drawn = TypeVar("_Drawn")
+
+#: How many times :func:`redraw` lets a generator redraw a part that did not fit before it gives up.
+MAX_REDRAWS = 1000
+
+
+def redraw(
+    generator: Generator, attempt: Callable[[], _Drawn | None], never_found: str, advice: str, tries: int = MAX_REDRAWS
+) -> _Drawn:
+    """``attempt()`` until it returns something other than ``None``, at most ``tries`` times.
+
+    For the parts of a scenario that can fail to fit (a goal too close to the start, a goal
+    outside the arena): every failed attempt has drawn from the generator's stream too, so the
+    scenario stays a function of the seed.
+
+    Raises:
+        GeneratorArgumentError: no attempt fitted: ``"<generator> found no <never_found> in <tries>
+            draws. <advice>"`` (the arguments make such draws too unlikely; ``advice`` says which to change).
+    """
+    for _ in range(tries):
+        found = attempt()
+        if found is not None:
+            return found
+    raise GeneratorArgumentError(f"{generator!r} found no {never_found} in {tries} draws. {advice}")
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, redraw
 
 GRAVITY = 9.81  # m/s^2, shared with sim.Params so that thrust_to_weight means what it says
 
@@ -28,7 +28,6 @@ NOMINAL_INERTIA = (1.4e-5, 1.4e-5, 2.2e-5)  # kg m^2, body x, y, z
 
 WALL_MARGIN = 0.5  # m: starts and goals keep this far from the walls and the ceiling
 MIN_START_HEIGHT = 0.3  # m above the floor, at least
-MAX_REDRAWS = 1000
 MAX_ARENA = 100.0  # m
 
 
@@ -326,13 +325,15 @@ class GoalGenerator(QuadrotorGenerator):
         centre = (0.0, 0.0, self.start_height)
         start = self._start(rng, centre)
         half, top = self.arena_half_width - WALL_MARGIN, self.arena_height - WALL_MARGIN
-        for _ in range(MAX_REDRAWS):
+
+        def attempt() -> tuple[float, float, float] | None:
             x, y, z = rng.normal(size=3).tolist()  # a uniform direction, then a uniform distance
             scale = _lerp(self.goal_distance, float(rng.random())) / max(math.sqrt(x * x + y * y + z * z), 1e-12)
             goal = (centre[0] + x * scale, centre[1] + y * scale, centre[2] + z * scale)
-            if abs(goal[0]) <= half and abs(goal[1]) <= half and self.goal_min_height <= goal[2] <= top:
-                return QuadrotorScenario(**vehicle, **start, goal=goal)
-        raise GeneratorArgumentError(
-            f"{self!r} found no goal inside the arena in {MAX_REDRAWS} draws. Lower goal_distance, "
-            "or raise arena_half_width / arena_height."
+            inside = abs(goal[0]) <= half and abs(goal[1]) <= half and self.goal_min_height <= goal[2] <= top
+            return goal if inside else None
+
+        goal = redraw(
+            self, attempt, "goal inside the arena", "Lower goal_distance, or raise arena_half_width / arena_height."
         )
+        return QuadrotorScenario(**vehicle, **start, goal=goal)

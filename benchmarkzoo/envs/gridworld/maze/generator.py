@@ -9,7 +9,7 @@ from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, redraw
 from benchmarkzoo.generators.grids import (
     dfs_maze,
     obstacle_field,
@@ -20,7 +20,6 @@ from benchmarkzoo.generators.grids import (
 )
 
 MAX_SIDE = 255
-MAX_REDRAWS = 1000
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -82,14 +81,16 @@ class MazeGenerator(Generator):
 
     @override
     def __call__(self, rng: np.random.Generator) -> MazeScenario:
-        for _ in range(MAX_REDRAWS):
+        def attempt() -> MazeScenario | None:
             walls = self._walls(rng)
             placed = sample_start_goal(rng, walls, self.min_goal_distance)
-            if placed is not None:
-                return MazeScenario(walls=walls, start=placed[0], goal=placed[1])
-        raise GeneratorArgumentError(
-            f"{self!r} found no map with a goal {self.min_goal_distance} steps from the start in "
-            f"{MAX_REDRAWS} draws. Lower min_goal_distance (or the obstacle density)."
+            return None if placed is None else MazeScenario(walls=walls, start=placed[0], goal=placed[1])
+
+        return redraw(
+            self,
+            attempt,
+            f"map with a goal {self.min_goal_distance} steps from the start",
+            "Lower min_goal_distance (or the obstacle density).",
         )
 
 

@@ -13,8 +13,8 @@ import numpy as np
 from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
-from benchmarkzoo.envs.gridworld.maze.generator import MAX_REDRAWS, MazeGenerator, MazeScenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.gridworld.maze.generator import MazeGenerator, MazeScenario
+from benchmarkzoo.generators.base import Generator, redraw
 from benchmarkzoo.generators.grids import bfs_list, grid_neighbours
 
 
@@ -129,13 +129,17 @@ class KeyDoorGenerator(Generator):
 
     @override
     def __call__(self, rng: np.random.Generator) -> MazeKeysScenario:
-        for _ in range(MAX_REDRAWS):
+        def attempt() -> MazeKeysScenario | None:
             base = self._maze(rng)
             placed = place_key_and_door(rng, base.walls, base.start, base.goal)
-            if placed is not None:
-                key, door = placed
-                return MazeKeysScenario(walls=base.walls, start=base.start, goal=base.goal, key=key, door=door)
-        raise GeneratorArgumentError(
-            f"{self!r} found no map where one door cuts the goal off from the start in {MAX_REDRAWS} draws. "
-            "Use 'maze/dfs' (every path cell is a cut) or a sparser map."
+            if placed is None:
+                return None
+            key, door = placed
+            return MazeKeysScenario(walls=base.walls, start=base.start, goal=base.goal, key=key, door=door)
+
+        return redraw(
+            self,
+            attempt,
+            "map where one door cuts the goal off from the start",
+            "Use 'maze/dfs' (every path cell is a cut) or a sparser map.",
         )

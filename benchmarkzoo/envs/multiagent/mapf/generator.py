@@ -12,12 +12,11 @@ from typing_extensions import override
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
 from benchmarkzoo.generators.agents import components, sample_starts_goals
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, redraw
 from benchmarkzoo.generators.grids import dfs_maze, obstacle_field
 
 MAX_SIDE = 255
 MAX_AGENTS = 1024
-MAX_REDRAWS = 1000
 #: MovingAI terrain characters an agent may stand on (``.`` and ``G`` ground, ``S`` swamp).
 MOVINGAI_PASSABLE = frozenset(".GS")
 #: Every terrain character of the format (``@``/``O`` out of bounds, ``T`` trees, ``W`` water).
@@ -143,14 +142,16 @@ class MapfGenerator(Generator):
 
     @override
     def __call__(self, rng: np.random.Generator) -> MapfScenario:
-        for _ in range(MAX_REDRAWS):
+        def attempt() -> MapfScenario | None:
             walls = self._walls(rng)
             placed = sample_starts_goals(rng, walls, self.num_agents)
-            if placed is not None:
-                return MapfScenario(walls=walls, starts=placed[0], goals=placed[1])
-        raise GeneratorArgumentError(
-            f"{self!r} found no map with room for {self.num_agents} agents' starts and goals in {MAX_REDRAWS} draws. "
-            "Use fewer agents, a larger map or fewer obstacles."
+            return None if placed is None else MapfScenario(walls=walls, starts=placed[0], goals=placed[1])
+
+        return redraw(
+            self,
+            attempt,
+            f"map with room for {self.num_agents} agents' starts and goals",
+            "Use fewer agents, a larger map or fewer obstacles.",
         )
 
 

@@ -17,7 +17,7 @@ from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, redraw
 
 MAX_AGENTS = 256
 MAX_OBSTACLES = 256
@@ -217,20 +217,20 @@ class UniformGenerator(Generator):
 
     @override
     def __call__(self, rng: np.random.Generator) -> NavigationScenario:
-        for _ in range(MAX_REDRAWS):
-            placed = self._place(rng)
-            if placed is not None:
-                obstacles, points = placed
-                angles = rng.uniform(0.0, 2.0 * math.pi, self.num_agents)
-                headings = np.empty((self.num_agents, 2))
-                headings[:, 0] = np.cos(angles)
-                headings[:, 1] = np.sin(angles)
-                n = self.num_agents
-                return NavigationScenario._unchecked(
-                    self.arena_size, self.agent_radius, points[:n], points[n:], headings, obstacles
-                )
-        raise GeneratorArgumentError(
-            f"{self!r} placed no scenario in {MAX_REDRAWS} draws; use fewer or smaller objects or a larger arena."
+        obstacles, points = redraw(
+            self,
+            lambda: self._place(rng),
+            "placement of every object",
+            "Use fewer or smaller objects or a larger arena.",
+            tries=MAX_REDRAWS,
+        )
+        angles = rng.uniform(0.0, 2.0 * math.pi, self.num_agents)
+        headings = np.empty((self.num_agents, 2))
+        headings[:, 0] = np.cos(angles)
+        headings[:, 1] = np.sin(angles)
+        n = self.num_agents
+        return NavigationScenario._unchecked(
+            self.arena_size, self.agent_radius, points[:n], points[n:], headings, obstacles
         )
 
     def _place(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray] | None:

@@ -16,13 +16,12 @@ from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.generators.base import Generator, redraw
 
 #: Half-width of the reachable, visible workspace above the table centre (m).
 WORKSPACE_HALF_WIDTH = 0.3
 #: Highest goal the generators place (m above the table).
 WORKSPACE_HEIGHT = 0.5
-MAX_REDRAWS = 1000
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -183,13 +182,14 @@ class ObjectGenerator(PandaGenerator):
         yaw = self.object_yaw * (2.0 * rng.random() - 1.0)
         half_obj, half_goal = self.object_xy_range / 2, self.goal_xy_range / 2
         ox, oy = (half_obj * (2.0 * rng.random() - 1.0) for _ in range(2))
-        for _ in range(MAX_REDRAWS):
+
+        def attempt() -> tuple[float, float] | None:
             gx, gy = (half_goal * (2.0 * rng.random() - 1.0) for _ in range(2))
             gx += self.goal_x_offset
-            if (gx - ox) ** 2 + (gy - oy) ** 2 >= self.min_goal_distance**2:
-                break
-        else:  # unreachable with the check in __init__ unless the ranges are degenerate
-            raise GeneratorArgumentError(f"{self!r} found no goal {self.min_goal_distance} m from the object.")
+            return (gx, gy) if (gx - ox) ** 2 + (gy - oy) ** 2 >= self.min_goal_distance**2 else None
+
+        # unreachable with the check in __init__ unless the ranges are degenerate
+        gx, gy = redraw(self, attempt, f"goal {self.min_goal_distance} m from the object", "Lower min_goal_distance.")
         return ObjectScenario(
             object_xy=(ox, oy),
             object_yaw=yaw,
@@ -289,10 +289,10 @@ class StackGenerator(ObjectGenerator):
         first = super().__call__(rng)
         half = self.object_xy_range / 2
         points = (first.object_xy, first.goal[:2])
-        for _ in range(MAX_REDRAWS):
+
+        def attempt() -> tuple[float, float] | None:
             second = (half * (2.0 * rng.random() - 1.0), half * (2.0 * rng.random() - 1.0))
-            if all(np.hypot(second[0] - x, second[1] - y) >= self.separation for x, y in points):
-                break
-        else:
-            raise GeneratorArgumentError(f"{self!r} found no place for the second cube {self.separation} m clear.")
+            return second if all(np.hypot(second[0] - x, second[1] - y) >= self.separation for x, y in points) else None
+
+        second = redraw(self, attempt, f"place for the second cube {self.separation} m clear", "Lower separation.")
         return StackScenario(**{f.name: getattr(first, f.name) for f in dataclasses.fields(first)}, second_xy=second)
