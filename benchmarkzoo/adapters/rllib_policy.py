@@ -26,6 +26,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.policies import LOADERS, Policy, PolicyError
@@ -86,6 +87,9 @@ class RLlibPolicy(Policy):
     """
 
     kind = "rllib"
+    source: Path
+    _obs_space: gym.Space  # the env's, set by setup()
+    _action_space: gym.Space
 
     def __init__(self, path: str | Path, module_id: str | None = None):
         self.source = Path(path)
@@ -95,9 +99,8 @@ class RLlibPolicy(Policy):
         self.name = self.source.name
         self._module: Any = None
         self._shared = False
-        self._obs_space: gym.Space | None = None
-        self._action_space: gym.Space | None = None
 
+    @override
     def content_hash(self) -> str:
         return checkpoint_hash(self.source)
 
@@ -116,6 +119,7 @@ class RLlibPolicy(Policy):
             self._module.eval()
         return self._module
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         module = self.module
         self._shared = spec.kind in ("parallel", "moma")
@@ -131,6 +135,7 @@ class RLlibPolicy(Policy):
                 f"trained on, or train on {spec.id}."
             )
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         import torch
         from ray.rllib.utils.numpy import flatten_inputs_to_1d_tensor
@@ -142,9 +147,12 @@ class RLlibPolicy(Policy):
         if isinstance(self._obs_space, gym.spaces.Box):
             flat = np.asarray(entries, dtype=np.float32).reshape(batch, -1)
         else:
-            flat = flatten_inputs_to_1d_tensor(
-                entries, spaces_struct=get_base_struct_from_space(self._obs_space), batch_axis=True
-            ).astype(np.float32)
+            flat = np.asarray(  # numpy in, numpy out (the annotation allows a tensor too)
+                flatten_inputs_to_1d_tensor(
+                    entries, spaces_struct=get_base_struct_from_space(self._obs_space), batch_axis=True
+                ),
+                dtype=np.float32,
+            )
         with torch.no_grad():
             out = self.module.forward_inference({"obs": torch.from_numpy(flat)})
             dist = self.module.get_inference_action_dist_cls().from_logits(out["action_dist_inputs"])

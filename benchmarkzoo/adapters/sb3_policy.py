@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.policies import Policy, PolicyError
@@ -70,6 +71,7 @@ class SB3Policy(Policy):
     """
 
     kind = "sb3"
+    source: Path
 
     def __init__(self, path: str | Path, device: str = "cpu"):
         self.source = Path(path)
@@ -106,6 +108,7 @@ class SB3Policy(Policy):
             return model
         raise PolicyError(f"{str(self.source)!r} could not be loaded by any of {order}: {'; '.join(errors)}")
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         model = self.model
         self._shared = spec.kind in ("parallel", "moma")
@@ -129,6 +132,7 @@ class SB3Policy(Policy):
                     f"{spec.id} here has {ours}. Evaluate it on the env it was trained on, or train on {spec.id}."
                 )
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         if not self._shared:
             actions, _ = self.model.predict(observations, deterministic=True)
