@@ -29,7 +29,7 @@ import numpy as np
 from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
-from benchmarkzoo.evaluation.policies import LOADERS, Policy, PolicyError
+from benchmarkzoo.evaluation.policies import LOADERS, Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
 
 PREFIX = "rllib:"
@@ -143,7 +143,7 @@ class RLlibPolicy(Policy):
 
         lead = (env.num_envs, env.num_agents) if self._shared else (env.num_envs,)
         batch = int(np.prod(lead))
-        entries = _reshape(observations, (batch,), len(lead))
+        entries = reshape_leading(observations, (batch,), len(lead))
         if isinstance(self._obs_space, gym.spaces.Box):
             flat = np.asarray(entries, dtype=np.float32).reshape(batch, -1)
         else:
@@ -162,14 +162,6 @@ class RLlibPolicy(Policy):
         else:
             actions = actions.astype(self._action_space.dtype)
         return actions.reshape(*lead, *actions.shape[1:])
-
-
-def _reshape(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
-    """Replace the first ``axes`` axes of every array in ``tree`` with ``lead``."""
-    if isinstance(tree, dict):
-        return {k: _reshape(v, lead, axes) for k, v in tree.items()}
-    array = np.asarray(tree)
-    return array.reshape(*lead, *array.shape[axes:])
 
 
 def load_rllib_policy(target: str) -> RLlibPolicy:

@@ -85,15 +85,6 @@ class NativeSB3VecEnv(NativeVecEnvAdapter):
     autoreset_mode = AutoresetMode.SAME_STEP
     autoreset_reason = "the SB3 adapter needs the native env made with autoreset_mode=SAME_STEP; got {got!r}."
 
-    def __init__(
-        self,
-        native: Any,
-        metadata: dict[str, Any],
-        scalarize: np.ndarray | None = None,
-        episode_stats: bool = True,
-    ):
-        super().__init__(native, metadata, scalarize, episode_stats, entries_per_world=1)
-
     # ---- reset and step --------------------------------------------------------------------------
 
     @override

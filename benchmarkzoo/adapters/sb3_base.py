@@ -178,7 +178,8 @@ class NativeVecEnvAdapter(VecEnv):
         metadata: what :attr:`benchmarkzoo_metadata` reports (env id, kind, kwargs, weights).
         scalarize: weights ``(k,)`` for a vector reward, or ``None``.
         episode_stats: write Monitor-like ``info["episode"]`` when an entry's episode ends.
-        entries_per_world: ``VecEnv`` entries per world (1, or the agents of a world).
+
+    A subclass with more than one entry per world says how many in :meth:`_entries_of`.
     """
 
     #: The autoreset mode the native env must be made with.
@@ -194,15 +195,13 @@ class NativeVecEnvAdapter(VecEnv):
         metadata: dict[str, Any],
         scalarize: np.ndarray | None = None,
         episode_stats: bool = True,
-        *,
-        entries_per_world: int = 1,
     ):
         got = native.metadata.get("autoreset_mode")
         if got != self.autoreset_mode:
             raise ValueError(f"{native.env_id}: {self.autoreset_reason.format(got=got)} Use make_vec_env().")
         self.native = native
         self.num_worlds = native.num_envs
-        self.entries_per_world = entries_per_world
+        self.entries_per_world = entries_per_world = self._entries_of(native)
         self.weights = scalarize
         self.episode_stats = episode_stats
         self.benchmarkzoo_metadata = dict(metadata)
@@ -229,6 +228,10 @@ class NativeVecEnvAdapter(VecEnv):
         if seed is not None:
             env.seed(seed)
         return env
+
+    def _entries_of(self, native: Any) -> int:
+        """``VecEnv`` entries per world of ``native``: one (a world's agents, for parameter sharing)."""
+        return 1
 
     @property
     def scalarization_weights(self) -> np.ndarray | None:

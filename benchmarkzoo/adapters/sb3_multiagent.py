@@ -112,9 +112,13 @@ class ParameterSharingVecEnv(NativeVecEnvAdapter):
     def __init__(
         self, native: Any, metadata: dict[str, Any], scalarize: np.ndarray | None = None, episode_stats: bool = True
     ):
-        super().__init__(native, metadata, scalarize, episode_stats, entries_per_world=native.num_agents)
+        super().__init__(native, metadata, scalarize, episode_stats)
         self.num_agents = native.num_agents
         self._padding = np.zeros(self.num_envs, dtype=bool)  # (B * N,) entries whose agent has left
+
+    @override
+    def _entries_of(self, native: Any) -> int:
+        return native.num_agents
 
     @property
     def padding(self) -> np.ndarray:

@@ -29,7 +29,7 @@ from gymnasium import spaces
 from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
-from benchmarkzoo.evaluation.policies import Policy, PolicyError
+from benchmarkzoo.evaluation.policies import Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
 
 PREFIX = "sb3:"
@@ -138,7 +138,7 @@ class SB3Policy(Policy):
             actions, _ = self.model.predict(observations, deterministic=True)
             return actions
         worlds, agents = env.num_envs, env.num_agents
-        flat = _reshape(observations, (worlds * agents,), 2)
+        flat = reshape_leading(observations, (worlds * agents,), 2)
         actions, _ = self.model.predict(flat, deterministic=True)
         return np.asarray(actions).reshape(worlds, agents, *np.shape(actions)[1:])
 
@@ -150,14 +150,6 @@ def _same_layout(a: Any, b: Any) -> bool:
     if isinstance(a, spaces.Box) and isinstance(b, spaces.Box):
         return a.shape == b.shape and a.dtype == b.dtype
     return a == b
-
-
-def _reshape(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
-    """Replace the first ``axes`` axes of every array in ``tree`` with ``lead``."""
-    if isinstance(tree, dict):
-        return {k: _reshape(v, lead, axes) for k, v in tree.items()}
-    array = np.asarray(tree)
-    return array.reshape(*lead, *array.shape[axes:])
 
 
 def load_sb3_policy(target: str) -> SB3Policy:
