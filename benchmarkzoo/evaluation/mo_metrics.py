@@ -129,7 +129,7 @@ def front_hypervolume(front: np.ndarray, reference_point: Sequence[float], scena
 
 
 def scenario_scores(
-    returns: Sequence[Sequence[float]],
+    returns: np.ndarray | Sequence[Sequence[float]],
     scenario_hashes: Sequence[str],
     fronts: Mapping[str, Sequence[Sequence[float]]],
     reference_point: Sequence[float],

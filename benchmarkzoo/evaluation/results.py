@@ -414,7 +414,9 @@ LATER_MO_AGGREGATES = (
 
 def as_claimed(recomputed: TaskAggregates | None, claimed: TaskAggregates | None) -> TaskAggregates | None:
     """``recomputed`` without the later aggregates ``claimed`` (a file's own) leaves out, to compare the two."""
-    mo, claimed_mo = (recomputed.multi_objective, claimed.multi_objective) if recomputed and claimed else (None, None)
+    if recomputed is None or claimed is None:
+        return recomputed
+    mo, claimed_mo = recomputed.multi_objective, claimed.multi_objective
     if mo is None or claimed_mo is None:
         return recomputed
     unset = {name: None for name in LATER_MO_AGGREGATES if getattr(claimed_mo, name) is None}
