@@ -66,7 +66,10 @@ class _Group(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.lazy_commands:
-            return registration.load(self.lazy_commands[name])
+            command = registration.load(self.lazy_commands[name])
+            if not isinstance(command, click.Command):
+                raise TypeError(f"Lazy command {name!r} ({self.lazy_commands[name]}) is not a click command.")
+            return command
         return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -167,9 +170,9 @@ def list_command(kind: str | None, family: str | None, as_json: bool) -> None:
 
 
 def doc_section(doc: str | None, title: str) -> str | None:
-    """The body of the ``## <title>`` section of a markdown-style docstring, or ``None``.
+    r"""The body of the ``## <title>`` section of a markdown-style docstring, or ``None``.
 
-    >>> doc_section("Intro.\\n\\n## Version History\\n\\n* v0: Initial version.\\n\\n## Example", "Version History")
+    >>> doc_section("Intro.\n\n## Version History\n\n* v0: Initial version.\n\n## Example", "Version History")
     '* v0: Initial version.'
     """
     lines = inspect.cleandoc(doc or "").splitlines()
@@ -429,7 +432,12 @@ def rollout_baseline(spec: registration.EnvSpec, episodes: int, seed: int) -> di
         ``returns`` (per episode; summed over agents for parallel kinds, vectors for
         multi-objective kinds), ``lengths``, and ``successes`` (``info["is_success"]`` at the end
         of each episode, ``None`` where the env does not report it).
+
+    Raises:
+        ValueError: the spec names no baseline.
     """
+    if spec.baseline is None:
+        raise ValueError(f"{spec.id} has no baseline policy to roll out; pick an env whose spec names one.")
     policy = registration.load(spec.baseline)()
     returns, lengths, successes = [], [], []
     if spec.kind in ("single", "mo"):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 #: Table width when output is not a terminal (and $COLUMNS is unset).
 PIPE_WIDTH = 160
 
 
-def console(stderr: bool = False) -> Any:
+def console(stderr: bool = False) -> Console:
+    """A rich console on stdout (or ``stderr``), without markup, as wide as a terminal when piped."""
     import os
 
     from rich.console import Console
@@ -22,7 +27,7 @@ def console(stderr: bool = False) -> Any:
     return console
 
 
-def table(title: str | None, *columns: str, wrap: tuple[str, ...] = ()) -> Any:
+def table(title: str | None, *columns: str, wrap: tuple[str, ...] = ()) -> Table:
     """A rich table; only the ``wrap`` columns may wrap, so ids and numbers stay on one line."""
     from rich.table import Table
 

@@ -72,7 +72,8 @@ def entry_points(group: str = GROUP) -> list[importlib.metadata.EntryPoint]:
 
 def _entry_points_one_by_one(group: str) -> list[importlib.metadata.EntryPoint]:
     """Each distribution's entry points read alone (slower: every METADATA is parsed), skipping malformed ones."""
-    found, seen = [], set()
+    found: list[importlib.metadata.EntryPoint] = []
+    seen: set[str] = set()
     for dist in importlib.metadata.distributions():
         name = re.sub(r"[-_.]+", "-", dist.name or "").lower()
         if name in seen:  # the first on sys.path wins, as in importlib.metadata.entry_points()

@@ -75,6 +75,7 @@ class EnvSpec:
 
     @property
     def has_native_vector(self) -> bool:
+        """Whether the spec names a native vector env (a ``vector_entry_point``)."""
         return self.vector_entry_point is not None
 
     @property
@@ -83,6 +84,7 @@ class EnvSpec:
         return [extra for extra in self.extras if missing_modules(extra)]
 
     def to_dict(self) -> dict[str, Any]:
+        """The spec as JSON-ready data, as results files record it (``outcome_bounds`` left out)."""
         data = dataclasses.asdict(self)
         del data["outcome_bounds"]
         data["extras"] = list(self.extras)
@@ -91,9 +93,11 @@ class EnvSpec:
         return data
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as canonical JSON (sorted keys)."""
         return json.dumps(self.to_dict(), sort_keys=True)
 
     def load_entry_point(self) -> Callable[..., Any]:
+        """Import the env's class (or factory); a missing extra raises naming the ``pip install``."""
         self.require_extras()
         return load(self.entry_point)
 
@@ -416,6 +420,7 @@ def register_generator(name: str, entry_point: str) -> None:
 
 
 def list_generators() -> list[str]:
+    """The names of every registered generator, plugins' included, sorted."""
     load_plugins()
     return sorted(_GENERATORS)
 

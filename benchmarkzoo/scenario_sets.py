@@ -148,6 +148,7 @@ class ScenarioSet:
 
     @property
     def num_scenarios(self) -> int:
+        """The number of seeds over all splits."""
         return sum(len(split) for split in self.splits.values())
 
     def to_dict(self, hashes: bool = True) -> dict[str, Any]:
@@ -181,6 +182,7 @@ class Mismatch:
     def __str__(self) -> str:
         where = f"{self.set_name} {self.split} seed {self.seed}"
         if self.recorded is None:
+            assert self.actual is not None, "a mismatch has a recorded or a regenerated hash"
             return f"{where}: no recorded hash (regenerated {self.actual[:12]})"
         if self.actual is None:
             return f"{where}: recorded ({self.recorded[:12]}) but outside the split's seeds"
@@ -485,6 +487,7 @@ class RecordResult:
 
     @property
     def bumped(self) -> bool:
+        """Whether recording raised the set's version."""
         return self.scenario_set.version != self.previous_version
 
 
@@ -495,7 +498,8 @@ def record(name: str, root: Path | None = None) -> RecordResult:
     set's ``version`` goes up by one: the scenarios behind that name are no longer the same.
     A first recording (no hashes yet) keeps the version.
     """
-    old = load_set(name, root)
+    path = set_path(name, root)
+    old = parse_set(_read_yaml(path), path, expected_name=name)
     changed = verify(old)
     had_record = any(split.hashes for split in old.splits.values())
     version = old.version + 1 if changed and had_record else old.version
@@ -504,7 +508,7 @@ def record(name: str, root: Path | None = None) -> RecordResult:
         for split_name, split in old.splits.items()
     }
     new = dataclasses.replace(old, version=version, splits=MappingProxyType(splits))
-    atomic_write(old.path, dump_set(new))
+    atomic_write(path, dump_set(new))
     return RecordResult(new, changed, old.version)
 
 

@@ -43,17 +43,22 @@ default ``sync`` mode.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.core.seeding import derive_seed
 
 _ray_tune = require("ray.tune", "rllib", "benchmarkzoo.adapters.rllib")
-MultiAgentEnv = require("ray.rllib.env.multi_agent_env", "rllib", "benchmarkzoo.adapters.rllib").MultiAgentEnv
+if TYPE_CHECKING:  # the checker reads RLlib's class; at run time a missing extra is named by `require`
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.utils.typing import AgentID, MultiAgentDict
+else:
+    MultiAgentEnv = require("ray.rllib.env.multi_agent_env", "rllib", "benchmarkzoo.adapters.rllib").MultiAgentEnv
 
 #: The env-config key holding the weights of a vector reward.
 SCALARIZE = "scalarize"
@@ -94,6 +99,7 @@ class RLlibSeeding(gym.Wrapper):
         self.worker_index = int(worker_index)
         self.vector_index = int(vector_index)
 
+    @override
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         if seed is not None:
             seed = rllib_seed(seed, self.worker_index, self.vector_index)
@@ -129,12 +135,15 @@ class ParallelToMultiAgentEnv(MultiAgentEnv):
         self.worker_index = int(worker_index)
         self.vector_index = int(vector_index)
         self.possible_agents = list(env.possible_agents)
-        self.agents: list[str] = []
-        self.observation_spaces = {agent: env.observation_space(agent) for agent in self.possible_agents}
+        self.agents = []
+        self.observation_spaces: dict[AgentID, gym.Space] = {
+            agent: env.observation_space(agent) for agent in self.possible_agents
+        }
         self.action_spaces = {agent: env.action_space(agent) for agent in self.possible_agents}
         self.metadata = getattr(env, "metadata", {})
         self.render_mode = getattr(env, "render_mode", None)
 
+    @override
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         if seed is not None:
             seed = rllib_seed(seed, self.worker_index, self.vector_index)
@@ -142,7 +151,8 @@ class ParallelToMultiAgentEnv(MultiAgentEnv):
         self.agents = list(self.par_env.agents)
         return observations, infos
 
-    def step(self, action_dict: dict[str, Any]):
+    @override
+    def step(self, action_dict: MultiAgentDict):
         observations, rewards, terminations, truncations, infos = self.par_env.step(action_dict)
         if self.weights is not None:
             rewards = {agent: float(np.dot(r, self.weights)) for agent, r in rewards.items()}
@@ -153,9 +163,11 @@ class ParallelToMultiAgentEnv(MultiAgentEnv):
         terminateds["__all__"] = over and not truncateds["__all__"]
         return observations, rewards, terminateds, truncateds, infos
 
+    @override
     def render(self) -> Any:
         return self.par_env.render()
 
+    @override
     def close(self) -> None:
         self.par_env.close()
 

@@ -26,9 +26,10 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
-from benchmarkzoo.evaluation.policies import LOADERS, Policy, PolicyError
+from benchmarkzoo.evaluation.policies import LOADERS, Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
 
 PREFIX = "rllib:"
@@ -86,6 +87,9 @@ class RLlibPolicy(Policy):
     """
 
     kind = "rllib"
+    source: Path
+    _obs_space: gym.Space  # the env's, set by setup()
+    _action_space: gym.Space
 
     def __init__(self, path: str | Path, module_id: str | None = None):
         self.source = Path(path)
@@ -95,9 +99,8 @@ class RLlibPolicy(Policy):
         self.name = self.source.name
         self._module: Any = None
         self._shared = False
-        self._obs_space: gym.Space | None = None
-        self._action_space: gym.Space | None = None
 
+    @override
     def content_hash(self) -> str:
         return checkpoint_hash(self.source)
 
@@ -116,6 +119,7 @@ class RLlibPolicy(Policy):
             self._module.eval()
         return self._module
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         module = self.module
         self._shared = spec.kind in ("parallel", "moma")
@@ -131,6 +135,7 @@ class RLlibPolicy(Policy):
                 f"trained on, or train on {spec.id}."
             )
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         import torch
         from ray.rllib.utils.numpy import flatten_inputs_to_1d_tensor
@@ -138,13 +143,16 @@ class RLlibPolicy(Policy):
 
         lead = (env.num_envs, env.num_agents) if self._shared else (env.num_envs,)
         batch = int(np.prod(lead))
-        entries = _reshape(observations, (batch,), len(lead))
+        entries = reshape_leading(observations, (batch,), len(lead))
         if isinstance(self._obs_space, gym.spaces.Box):
             flat = np.asarray(entries, dtype=np.float32).reshape(batch, -1)
         else:
-            flat = flatten_inputs_to_1d_tensor(
-                entries, spaces_struct=get_base_struct_from_space(self._obs_space), batch_axis=True
-            ).astype(np.float32)
+            flat = np.asarray(  # numpy in, numpy out (the annotation allows a tensor too)
+                flatten_inputs_to_1d_tensor(
+                    entries, spaces_struct=get_base_struct_from_space(self._obs_space), batch_axis=True
+                ),
+                dtype=np.float32,
+            )
         with torch.no_grad():
             out = self.module.forward_inference({"obs": torch.from_numpy(flat)})
             dist = self.module.get_inference_action_dist_cls().from_logits(out["action_dist_inputs"])
@@ -154,14 +162,6 @@ class RLlibPolicy(Policy):
         else:
             actions = actions.astype(self._action_space.dtype)
         return actions.reshape(*lead, *actions.shape[1:])
-
-
-def _reshape(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
-    """Replace the first ``axes`` axes of every array in ``tree`` with ``lead``."""
-    if isinstance(tree, dict):
-        return {k: _reshape(v, lead, axes) for k, v in tree.items()}
-    array = np.asarray(tree)
-    return array.reshape(*lead, *array.shape[axes:])
 
 
 def load_rllib_policy(target: str) -> RLlibPolicy:

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
+from typing_extensions import override
 
 from benchmarkzoo import registration
 from benchmarkzoo.adapters.sb3_base import (
@@ -84,17 +85,9 @@ class NativeSB3VecEnv(NativeVecEnvAdapter):
     autoreset_mode = AutoresetMode.SAME_STEP
     autoreset_reason = "the SB3 adapter needs the native env made with autoreset_mode=SAME_STEP; got {got!r}."
 
-    def __init__(
-        self,
-        native: Any,
-        metadata: dict[str, Any],
-        scalarize: np.ndarray | None = None,
-        episode_stats: bool = True,
-    ):
-        super().__init__(native, 1, metadata, scalarize, episode_stats)
-
     # ---- reset and step --------------------------------------------------------------------------
 
+    @override
     def reset(self) -> Any:
         seeds, options = self.world_seeds(), self._options
         if all(_same(o, options[0]) for o in options):
@@ -115,6 +108,7 @@ class NativeSB3VecEnv(NativeVecEnvAdapter):
         self._stats.reset()
         return obs
 
+    @override
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, terminated, truncated, infos = self.native.step(self._actions)
         vector = None
@@ -214,7 +208,7 @@ def make_vec_env(
     if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
     env_kwargs = dict(env_kwargs or {})
-    metadata = {
+    metadata: dict[str, Any] = {
         "env_id": spec.id,
         "kind": spec.kind,
         "env_kwargs": env_kwargs,

@@ -14,10 +14,11 @@ import inspect
 import time
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
+from typing_extensions import Self, override
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.extras import require
@@ -25,7 +26,10 @@ from benchmarkzoo.core.extras import require
 _NEEDED_FOR = "benchmarkzoo.adapters.sb3 (Stable-Baselines3 training)"
 _vec_env = require("stable_baselines3.common.vec_env", "sb3", _NEEDED_FOR)
 _monitor = require("stable_baselines3.common.monitor", "sb3", _NEEDED_FOR)
-VecEnv = _vec_env.VecEnv
+if TYPE_CHECKING:  # the checker reads SB3's class; at run time a missing extra is named by `require`
+    from stable_baselines3.common.vec_env import VecEnv
+else:
+    VecEnv = _vec_env.VecEnv
 
 
 def info_of(
@@ -65,6 +69,7 @@ class EpisodeStats:
         self.started = time.time()
 
     def reset(self) -> None:
+        """Zero every entry's running return and length."""
         self.returns[:] = 0.0
         self.lengths[:] = 0
 
@@ -170,10 +175,11 @@ class NativeVecEnvAdapter(VecEnv):
 
     Args:
         native: a native (single- or multi-agent) vector env made with :attr:`autoreset_mode`.
-        entries_per_world: ``VecEnv`` entries per world (1, or the agents of a world).
         metadata: what :attr:`benchmarkzoo_metadata` reports (env id, kind, kwargs, weights).
         scalarize: weights ``(k,)`` for a vector reward, or ``None``.
         episode_stats: write Monitor-like ``info["episode"]`` when an entry's episode ends.
+
+    A subclass with more than one entry per world says how many in :meth:`_entries_of`.
     """
 
     #: The autoreset mode the native env must be made with.
@@ -186,7 +192,6 @@ class NativeVecEnvAdapter(VecEnv):
     def __init__(
         self,
         native: Any,
-        entries_per_world: int,
         metadata: dict[str, Any],
         scalarize: np.ndarray | None = None,
         episode_stats: bool = True,
@@ -196,7 +201,7 @@ class NativeVecEnvAdapter(VecEnv):
             raise ValueError(f"{native.env_id}: {self.autoreset_reason.format(got=got)} Use make_vec_env().")
         self.native = native
         self.num_worlds = native.num_envs
-        self.entries_per_world = entries_per_world
+        self.entries_per_world = entries_per_world = self._entries_of(native)
         self.weights = scalarize
         self.episode_stats = episode_stats
         self.benchmarkzoo_metadata = dict(metadata)
@@ -215,7 +220,7 @@ class NativeVecEnvAdapter(VecEnv):
         scalarize: Any,
         metadata: dict[str, Any],
         episode_stats: bool,
-    ) -> NativeVecEnvAdapter:
+    ) -> Self:
         """The adapter over ``native``: weights checked and in its metadata, seeded ``seed`` (for ``make_vec_env``)."""
         weights = check_weights(spec, getattr(native, "reward_space", None), scalarize)
         metadata = {**metadata, "scalarize": None if weights is None else weights.tolist()}
@@ -224,11 +229,16 @@ class NativeVecEnvAdapter(VecEnv):
             env.seed(seed)
         return env
 
+    def _entries_of(self, native: Any) -> int:
+        """``VecEnv`` entries per world of ``native``: one (a world's agents, for parameter sharing)."""
+        return 1
+
     @property
     def scalarization_weights(self) -> np.ndarray | None:
         """The weights that turn the vector reward into SB3's scalar reward (``None``: scalar env)."""
         return None if self.weights is None else self.weights.copy()
 
+    @override
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """World ``w`` is seeded with ``seed + w`` at the next reset (SB3's semantics); one seed per entry."""
         if seed is None:
@@ -240,31 +250,39 @@ class NativeVecEnvAdapter(VecEnv):
         """The seed of each world at the next reset (``None``: the world goes on with its generator)."""
         return list(self._seeds[:: self.entries_per_world])
 
+    @override
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
 
+    @override
     def close(self) -> None:
         self.native.close()
 
     def _worlds(self, indices: Any) -> list[int]:
         return [e // self.entries_per_world for e in self._get_indices(indices)]
 
+    @override
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         native = self.__dict__.get("native")
         if native is None:  # SB3's VecEnv.__init__ reads render_mode before we are set up
             raise AttributeError(attr_name)
         return [_attribute(native, attr_name, w) for w in self._worlds(indices)]
 
+    @override
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        """Set the vector env's attribute, for every world at once (``indices`` cannot pick worlds)."""
         setattr(self.native, attr_name, value)
 
+    @override
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
         return call_per_world(self.native, method_name, self._worlds(indices), method_args, method_kwargs)
 
+    @override
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
         wrapped = self.episode_stats and is_monitor(wrapper_class)
         return [wrapped for _ in self._get_indices(indices)]
 
+    @override
     def get_images(self) -> Sequence[np.ndarray | None]:
         """One frame per world (not per entry)."""
         if self.render_mode != "rgb_array":

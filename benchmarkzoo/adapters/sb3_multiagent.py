@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
+from typing_extensions import override
 
 from benchmarkzoo import registration
 from benchmarkzoo.adapters.sb3_base import NativeVecEnvAdapter, info_of
@@ -111,9 +112,13 @@ class ParameterSharingVecEnv(NativeVecEnvAdapter):
     def __init__(
         self, native: Any, metadata: dict[str, Any], scalarize: np.ndarray | None = None, episode_stats: bool = True
     ):
-        super().__init__(native, native.num_agents, metadata, scalarize, episode_stats)
+        super().__init__(native, metadata, scalarize, episode_stats)
         self.num_agents = native.num_agents
         self._padding = np.zeros(self.num_envs, dtype=bool)  # (B * N,) entries whose agent has left
+
+    @override
+    def _entries_of(self, native: Any) -> int:
+        return native.num_agents
 
     @property
     def padding(self) -> np.ndarray:
@@ -126,6 +131,7 @@ class ParameterSharingVecEnv(NativeVecEnvAdapter):
 
     # ---- reset and step --------------------------------------------------------------------------
 
+    @override
     def reset(self) -> Any:
         options = self._options[0]
         if any(o != options for o in self._options):
@@ -138,6 +144,7 @@ class ParameterSharingVecEnv(NativeVecEnvAdapter):
         self._stats.reset()
         return _flatten(obs, self.num_envs)
 
+    @override
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         b, n, entries = self.num_worlds, self.num_agents, self.num_envs
         actions = np.asarray(self._actions)
@@ -169,7 +176,7 @@ class ParameterSharingVecEnv(NativeVecEnvAdapter):
         new_reset_infos = self._entry_infos(reset_infos) if reset_infos is not None else None
         out: list[dict[str, Any]] = []
         for e in range(entries):
-            info = {"padding": True} if was_padding[e] else {**step_infos[e], "padding": False}
+            info: dict[str, Any] = {"padding": True} if was_padding[e] else {**step_infos[e], "padding": False}
             info["TimeLimit.truncated"] = bool(left[e] and truncated[e] and not terminated[e])
             if vector is not None and not was_padding[e]:
                 info["vector_reward"] = vector[e].copy()

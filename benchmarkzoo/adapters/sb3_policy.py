@@ -26,9 +26,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
-from benchmarkzoo.evaluation.policies import Policy, PolicyError
+from benchmarkzoo.evaluation.policies import Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
 
 PREFIX = "sb3:"
@@ -70,6 +71,7 @@ class SB3Policy(Policy):
     """
 
     kind = "sb3"
+    source: Path
 
     def __init__(self, path: str | Path, device: str = "cpu"):
         self.source = Path(path)
@@ -106,6 +108,7 @@ class SB3Policy(Policy):
             return model
         raise PolicyError(f"{str(self.source)!r} could not be loaded by any of {order}: {'; '.join(errors)}")
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         model = self.model
         self._shared = spec.kind in ("parallel", "moma")
@@ -129,12 +132,13 @@ class SB3Policy(Policy):
                     f"{spec.id} here has {ours}. Evaluate it on the env it was trained on, or train on {spec.id}."
                 )
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         if not self._shared:
             actions, _ = self.model.predict(observations, deterministic=True)
             return actions
         worlds, agents = env.num_envs, env.num_agents
-        flat = _reshape(observations, (worlds * agents,), 2)
+        flat = reshape_leading(observations, (worlds * agents,), 2)
         actions, _ = self.model.predict(flat, deterministic=True)
         return np.asarray(actions).reshape(worlds, agents, *np.shape(actions)[1:])
 
@@ -146,14 +150,6 @@ def _same_layout(a: Any, b: Any) -> bool:
     if isinstance(a, spaces.Box) and isinstance(b, spaces.Box):
         return a.shape == b.shape and a.dtype == b.dtype
     return a == b
-
-
-def _reshape(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
-    """Replace the first ``axes`` axes of every array in ``tree`` with ``lead``."""
-    if isinstance(tree, dict):
-        return {k: _reshape(v, lead, axes) for k, v in tree.items()}
-    array = np.asarray(tree)
-    return array.reshape(*lead, *array.shape[axes:])
 
 
 def load_sb3_policy(target: str) -> SB3Policy:

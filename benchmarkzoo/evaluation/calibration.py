@@ -151,6 +151,7 @@ def calibrate(
     Args:
         name_or_path: a shipped suite's name (its file in the package is rewritten) or a suite
             YAML file (rewritten in place).
+        num_envs: worlds per vector env (the results are the same for any).
         seed: the calibration protocol seed; the leaderboard's (0) is refused.
         task_ids: only these tasks (the others keep their references and records).
         on_task: called with each task and its calibration as it finishes.
@@ -204,7 +205,15 @@ def check(name_or_path: str | Path, task_ids: Sequence[str] | None = None, num_e
     """Play tasks again at their recorded seed; the differences from the record (empty: reproduced bit for bit).
 
     Args:
+        name_or_path: a shipped suite's name or a suite YAML file, with its calibration record beside it.
+        task_ids: only these tasks (default: every task of the suite).
         num_envs: worlds per vector env (default: the recorded one; results are the same for any).
+
+    Returns:
+        One line per difference, naming the task (and policy); empty when every task reproduced.
+
+    Raises:
+        CalibrationError: the suite has no calibration record.
     """
     path = suite_file(name_or_path)
     suite = load_suite(path)
@@ -256,6 +265,7 @@ class Discrimination:
 
     @property
     def ok(self) -> bool:
+        """The task discriminates: intervals separated, and paired wins at least :data:`MIN_PAIRED_WINS`."""
         return self.separated and self.paired_wins >= MIN_PAIRED_WINS
 
 

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing_extensions import override
+
 from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.evaluation.policies import load_policy
 from benchmarkzoo.evaluation.runner import EpisodeOutcome, EpisodePlan, run_episodes
@@ -76,6 +78,7 @@ class Dispatcher(abc.ABC):
     queues_ahead = False
 
     def __new__(cls, policy_spec: str, backend: str, num_envs: int, workers: int = 1, ray_address: str | None = None):
+        """``Dispatcher(...)`` makes the subclass :func:`dispatcher_class` picks; a subclass makes itself."""
         if cls is Dispatcher:
             cls = dispatcher_class(backend, workers)
         return super().__new__(cls)
@@ -112,6 +115,7 @@ class Dispatcher(abc.ABC):
 class InProcessDispatcher(Dispatcher):
     """Plays every episode in this process, recording each outcome as it finishes."""
 
+    @override
     def play(self, task: Task, plans: list[EpisodePlan], record: Record) -> None:
         run_episodes(task, split_of(task), plans, load_policy(self.policy_spec), self.backend, self.num_envs, record)
 
@@ -153,6 +157,7 @@ class WorkerDispatcher(Dispatcher):
     def cancel(self, handles: list[Any]) -> None:
         """Cancel ``handles`` (those already finished or lost are left alone)."""
 
+    @override
     def queue(self, task: Task, plans: list[EpisodePlan]) -> None:
         self.start()
         old = self._queued.pop(task.id, None)
@@ -161,9 +166,11 @@ class WorkerDispatcher(Dispatcher):
         queued = self._queued[task.id] = _Queued(task, [p.index for p in plans])
         queued.handles = [self.submit(task, share) for share in split_shares(plans, self.parallel, self.num_envs)]
 
+    @override
     def queued(self, task_id: str) -> bool:
         return task_id in self._queued
 
+    @override
     def play(self, task: Task, plans: list[EpisodePlan], record: Record) -> None:
         queued = self._queued.get(task.id)
         if queued is None or queued.task != task or queued.indices != [p.index for p in plans]:
@@ -180,6 +187,7 @@ class WorkerDispatcher(Dispatcher):
         finally:
             self.cancel(pending)
 
+    @override
     def close(self, wait_workers: bool = True) -> None:
         for queued in self._queued.values():
             self.cancel(queued.handles)

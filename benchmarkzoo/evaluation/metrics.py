@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 RANDOM_STATE = 0
 REPS = 2000
@@ -67,7 +68,7 @@ def _percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float,
 
 
 def bootstrap_ci(
-    values: Sequence[float],
+    values: ArrayLike,
     statistic: Callable[[np.ndarray], float] = mean,
     reps: int = REPS,
     confidence: float = CONFIDENCE,
@@ -86,7 +87,7 @@ def bootstrap_ci(
 
 
 def stratified_bootstrap_ci(
-    per_task: Sequence[Sequence[float]],
+    per_task: Sequence[ArrayLike],
     statistic: Callable[[list[np.ndarray]], float],
     reps: int = REPS,
     confidence: float = CONFIDENCE,
@@ -100,6 +101,9 @@ def stratified_bootstrap_ci(
     Args:
         per_task: one sequence of normalized episode scores per task (lengths may differ).
         statistic: takes the list of resampled per-task arrays, e.g. :func:`suite_iqm`.
+        reps: bootstrap resamples.
+        confidence: the interval's coverage (0.95: the 2.5th to 97.5th percentiles).
+        random_state: seeds the resampling, so the interval is recomputable bit for bit.
     """
     tasks = [np.asarray(t, dtype=np.float64) for t in per_task]
     rng = np.random.default_rng(random_state)
@@ -117,7 +121,7 @@ def normalize(values: np.ndarray, random_score: float, baseline_score: float) ->
     return (np.asarray(values, dtype=np.float64) - random_score) / span
 
 
-def probability_of_improvement(x_per_task: Sequence[Sequence[float]], y_per_task: Sequence[Sequence[float]]) -> float:
+def probability_of_improvement(x_per_task: Sequence[ArrayLike], y_per_task: Sequence[ArrayLike]) -> float:
     """Probability that policy X scores higher than policy Y on a random task, ties counting half.
 
     rliable's ``probability_of_improvement``: per task, the Mann-Whitney ``U`` statistic of X's
@@ -125,16 +129,16 @@ def probability_of_improvement(x_per_task: Sequence[Sequence[float]], y_per_task
     over tasks. Scores of a task may be raw or normalized (any increasing affine map leaves it unchanged).
     """
     probabilities = []
-    for x, y in zip(x_per_task, y_per_task, strict=True):
-        x = np.asarray(x, dtype=np.float64)[:, None]
-        y = np.asarray(y, dtype=np.float64)[None, :]
+    for x_scores, y_scores in zip(x_per_task, y_per_task, strict=True):
+        x = np.asarray(x_scores, dtype=np.float64)[:, None]
+        y = np.asarray(y_scores, dtype=np.float64)[None, :]
         probabilities.append(((x > y).sum() + 0.5 * (x == y).sum()) / (x.size * y.size))
     return float(np.mean(probabilities))
 
 
 def probability_of_improvement_ci(
-    x_per_task: Sequence[Sequence[float]],
-    y_per_task: Sequence[Sequence[float]],
+    x_per_task: Sequence[ArrayLike],
+    y_per_task: Sequence[ArrayLike],
     reps: int = REPS,
     confidence: float = CONFIDENCE,
     random_state: int = RANDOM_STATE,

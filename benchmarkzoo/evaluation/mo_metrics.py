@@ -100,7 +100,9 @@ def _on(point: np.ndarray, front: np.ndarray) -> np.ndarray:
 
 
 def front_attainment(
-    returns: Sequence[Sequence[float]], scenario_hashes: Sequence[str], fronts: Mapping[str, Sequence[Sequence[float]]]
+    returns: np.ndarray | Sequence[Sequence[float]],
+    scenario_hashes: Sequence[str],
+    fronts: Mapping[str, Sequence[Sequence[float]]],
 ) -> tuple[float, float]:
     """``(pareto_optimal_rate, front_coverage)`` of episodes' returns against their scenarios' exact fronts."""
     attained: dict[str, np.ndarray] = {}
@@ -127,7 +129,7 @@ def front_hypervolume(front: np.ndarray, reference_point: Sequence[float], scena
 
 
 def scenario_scores(
-    returns: Sequence[Sequence[float]],
+    returns: np.ndarray | Sequence[Sequence[float]],
     scenario_hashes: Sequence[str],
     fronts: Mapping[str, Sequence[Sequence[float]]],
     reference_point: Sequence[float],

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.policies import Policy, PolicyError
@@ -154,6 +155,8 @@ class OnnxPolicy(Policy):
     """
 
     kind = "onnx"
+    source: Path
+    _action_space: spaces.Space  # the env's, set by setup()
 
     def __init__(self, path: str | Path):
         self.source = Path(path)
@@ -163,8 +166,8 @@ class OnnxPolicy(Policy):
         self._output = self._session.get_outputs()[0].name
         self._shared = False
         self._keys: list[str] | None = None  # Dict observations: the input of each key, in input order
-        self._action_space: spaces.Space | None = None
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         self._shared = spec.kind in ("parallel", "moma")
         self._action_space = env.single_action_space
@@ -180,23 +183,30 @@ class OnnxPolicy(Policy):
             pairs = [(i, space[i.name]) for i in self._inputs]
         elif isinstance(space, spaces.Box | spaces.Discrete | spaces.MultiDiscrete | spaces.MultiBinary):
             if len(names) != 1:
+                dims = ", ".join(map(str, space.shape or ()))
                 raise PolicyError(
                     f"{spec.id} observations are one {type(space).__name__}; ONNX model {self.source.name!r} has "
-                    f"{len(names)} inputs {names}. Give it one input of shape (B, {', '.join(map(str, space.shape))})."
+                    f"{len(names)} inputs {names}. Give it one input of shape (B, {dims})."
                 )
             pairs = [(self._inputs[0], space)]
         else:
             raise PolicyError(f"ONNX policies read Box, discrete and Dict observations; {spec.id} gives {space}.")
         for model_input, sub in pairs:
+            if sub.shape is None:  # a Dict entry that is no array (a nested Dict, a Tuple)
+                raise PolicyError(
+                    f"ONNX policies read Dict observations whose entries are Box or discrete; {spec.id}'s "
+                    f"{model_input.name!r} is {sub}."
+                )
+            shape = sub.shape
             fixed = list(model_input.shape[1:])
             if (
                 model_input.type not in _DTYPES
-                or len(fixed) != len(sub.shape)
-                or any(isinstance(d, int) and d != s for d, s in zip(fixed, sub.shape))
+                or len(fixed) != len(shape)
+                or any(isinstance(d, int) and d != s for d, s in zip(fixed, shape))
             ):
                 raise PolicyError(
                     f"ONNX model {self.source.name!r} input {model_input.name!r} is {model_input.type} of shape "
-                    f"{model_input.shape}; {spec.id} gives {sub}, fed as (B, {', '.join(map(str, sub.shape))})."
+                    f"{model_input.shape}; {spec.id} gives {sub}, fed as (B, {', '.join(map(str, shape))})."
                 )
 
     def _feed(self, observations: Any, lead: int) -> dict[str, np.ndarray]:
@@ -210,6 +220,7 @@ class OnnxPolicy(Policy):
             return {i.name: batch(observations[i.name], i) for i in self._inputs}
         return {self._inputs[0].name: batch(observations, self._inputs[0])}
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         lead = 2 if self._shared else 1
         (output,) = self._session.run([self._output], self._feed(observations, lead))

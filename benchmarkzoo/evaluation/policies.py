@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AsyncVectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+from typing_extensions import override
 
 from benchmarkzoo import baselines
 from benchmarkzoo.core.errors import BenchmarkZooError
@@ -72,6 +73,7 @@ class RandomPolicy(Policy):
     name = "random"
     kind = "random"
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         self._space = env.single_action_space
         self._agents = getattr(env, "num_agents", None) if spec.kind in ("parallel", "moma") else None
@@ -84,6 +86,7 @@ class RandomPolicy(Policy):
             self._world_out = create_empty_array(self._space, self._agents)
             self._out = create_empty_array(self._world_space, env.num_envs)
 
+    @override
     def start_episodes(self, worlds: np.ndarray, seeds: list[int]) -> None:
         for world, seed in zip(worlds, seeds):
             if self._agents is None:
@@ -92,6 +95,7 @@ class RandomPolicy(Policy):
                 for agent, space in enumerate(self._spaces[world]):
                     space.seed(derive_seed(seed, "random-policy", agent))
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         if self._agents is None:
             return concatenate(self._space, [spaces[0].sample() for spaces in self._spaces], self._out)
@@ -113,6 +117,7 @@ class BaselinePolicy(Policy):
     name = "baseline"
     kind = "baseline"
 
+    @override
     def setup(self, env: Any, spec: EnvSpec) -> None:
         if spec.baseline is None:
             raise PolicyError(f"{spec.id} has no registered baseline; pick another policy (e.g. random).")
@@ -124,6 +129,7 @@ class BaselinePolicy(Policy):
                 "run the baseline with --backend native or sync."
             )
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         if self._sub_envs is not None:
             return np.asarray(
@@ -143,8 +149,20 @@ class CallablePolicy(Policy):
         self.name = name
         self.source = source
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         return self._fn(observations)
+
+
+def reshape_leading(tree: Any, lead: tuple[int, ...], axes: int) -> Any:
+    """``tree`` (an array, or a dict of them, nested) with the first ``axes`` axes of every array replaced by ``lead``.
+
+    How a policy of one agent reads a multi-agent batch: ``(B, N, ...)`` observations as ``(B * N, ...)``.
+    """
+    if isinstance(tree, dict):
+        return {k: reshape_leading(v, lead, axes) for k, v in tree.items()}
+    array = np.asarray(tree)
+    return array.reshape(*lead, *array.shape[axes:])
 
 
 def _load_target(target: str) -> tuple[Any, Path | None]:
@@ -154,11 +172,14 @@ def _load_target(target: str) -> tuple[Any, Path | None]:
         raise PolicyError(
             f"Policy {target!r} is not a built-in (random, baseline); expected 'module:callable' or 'file.py:callable'."
         )
+    source: Path | None
     if where.endswith(".py"):
         path = Path(where)
         if not path.is_file():
             raise PolicyError(f"Policy file {str(path)!r} does not exist.")
         spec = importlib.util.spec_from_file_location(f"benchmarkzoo_policy_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise PolicyError(f"Policy file {str(path)!r} cannot be imported as a Python module.")
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
@@ -170,7 +191,8 @@ def _load_target(target: str) -> tuple[Any, Path | None]:
             module = importlib.import_module(where)
         except Exception as error:  # ImportError, or whatever the module raises at import
             raise PolicyError(f"Cannot import policy module {where!r}: {type(error).__name__}: {error}.") from error
-        source = Path(module.__file__) if getattr(module, "__file__", None) else None
+        file = getattr(module, "__file__", None)
+        source = Path(file) if file else None
     if not hasattr(module, attr):
         raise PolicyError(f"{where!r} has no attribute {attr!r}; check the policy name after the colon.")
     return getattr(module, attr), source
@@ -233,4 +255,12 @@ def load_policy(target: str) -> Policy:
     return CallablePolicy(obj, name=target.rpartition(":")[2], source=source)
 
 
-__all__ = ["BaselinePolicy", "CallablePolicy", "Policy", "PolicyError", "RandomPolicy", "load_policy"]
+__all__ = [
+    "BaselinePolicy",
+    "CallablePolicy",
+    "Policy",
+    "PolicyError",
+    "RandomPolicy",
+    "load_policy",
+    "reshape_leading",
+]

@@ -10,6 +10,8 @@ import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+from typing_extensions import override
+
 from benchmarkzoo.core.lifetime import die_with_parent
 from benchmarkzoo.evaluation.dispatch import ShareResult, WorkerDispatcher, lost_worker
 from benchmarkzoo.evaluation.runner import EpisodePlan
@@ -22,15 +24,23 @@ class PoolDispatcher(WorkerDispatcher):
 
     _pool: ProcessPoolExecutor | None = None
 
+    @override
     def start(self) -> None:
+        self._started()
+
+    def _started(self) -> ProcessPoolExecutor:
+        """The pool, started on first use."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers, initializer=die_with_parent, initargs=(os.getpid(),)
             )
+        return self._pool
 
+    @override
     def submit(self, task: Task, share: list[EpisodePlan]) -> Future:
-        return self._pool.submit(_run_share, task, share, self.policy_spec, self.backend, self.num_envs)
+        return self._started().submit(_run_share, task, share, self.policy_spec, self.backend, self.num_envs)
 
+    @override
     def results(self, task: Task, pending: list[Future]) -> tuple[list[ShareResult], list[Future]]:
         try:
             done, rest = wait(pending, return_when=FIRST_COMPLETED)
@@ -38,10 +48,12 @@ class PoolDispatcher(WorkerDispatcher):
         except BrokenProcessPool as error:
             raise lost_worker(task, "a worker process") from error
 
+    @override
     def cancel(self, handles: list[Future]) -> None:
         for handle in handles:
             handle.cancel()
 
+    @override
     def shutdown(self, wait_workers: bool) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=wait_workers, cancel_futures=True)

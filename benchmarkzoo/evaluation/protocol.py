@@ -27,7 +27,7 @@ from pathlib import Path
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import BenchmarkZooError
-from benchmarkzoo.evaluation.dispatch import Dispatcher, RunAbortedError
+from benchmarkzoo.evaluation.dispatch import Dispatcher, RunAbortedError, dispatcher_class
 from benchmarkzoo.evaluation.fronts import pareto_fronts
 from benchmarkzoo.evaluation.policies import load_policy
 from benchmarkzoo.evaluation.results import (
@@ -36,6 +36,7 @@ from benchmarkzoo.evaluation.results import (
     Results,
     ScoreError,
     TaskResult,
+    TaskStatus,
     aggregates_of,
     provenance,
     suite_aggregates,
@@ -103,7 +104,9 @@ class _TaskRun:
         """The task's result so far, under status ``incomplete``."""
         return self.result("incomplete")
 
-    def result(self, status: str, error: str | None = None, fronts=None) -> TaskResult:
+    def result(
+        self, status: TaskStatus, error: str | None = None, fronts: dict[str, list[list[float]]] | None = None
+    ) -> TaskResult:
         """The task's result with the episodes finished, in index order (no aggregates)."""
         task, spec = self.task, self.spec
         references = None
@@ -152,11 +155,22 @@ def run_task(
     """Play one task; a policy or env failure is recorded in the result (with the episodes finished), not raised.
 
     Args:
+        task: the task (env, split, episode count, score).
+        policy_spec: the ``--policy`` string (see :func:`~benchmarkzoo.evaluation.policies.load_policy`).
+        backend: where the worlds live: one of :data:`~benchmarkzoo.evaluation.runner.BACKENDS`.
+        num_envs: worlds per vector env (the results are the same for any).
+        workers: worker processes (the results are the same for any).
+        seed: the protocol seed; episode ``k`` is seeded from it, the task and ``k`` alone.
+        on_episode: called as each episode finishes with the task id, the outcome and its steps.
         done: episodes already played (by a previous, interrupted run): only the others are played.
         on_progress: called after each finished episode (and on an interruption) with a function
             that builds the task's ``incomplete`` result so far; the caller decides when to build it.
+        ray_address: with ``backend="ray"``, the cluster to join (``None``: a local Ray).
         dispatcher: where the whole run plays its episodes (see :mod:`benchmarkzoo.evaluation.dispatch`);
             ``None``: the one the settings call for, started for this task and stopped after it.
+
+    Returns:
+        The task's result: ``ok`` with aggregates, or ``failed`` with the error and the episodes finished.
 
     Raises:
         RunAbortedError: a worker process died, or ``on_progress`` could not save.
@@ -170,7 +184,9 @@ def run_task(
     try:
         if playing.todo:
             if dispatcher is None:
-                dispatcher = own = Dispatcher(policy_spec, backend, num_envs, workers, ray_address)
+                dispatcher = own = dispatcher_class(backend, workers)(
+                    policy_spec, backend, num_envs, workers, ray_address
+                )
             dispatcher.play(task, playing.todo, playing.record)
         played = True
     except RunAbortedError:
@@ -218,7 +234,7 @@ class _Run:
         self.started = self.last_save = time.perf_counter()
         self.current: Callable[[], TaskResult] | None = None  # builds the running task's result so far
         self.on_episode: EpisodeCallback | None = None
-        self.dispatcher = Dispatcher(policy_spec, backend, num_envs, workers, ray_address)
+        self.dispatcher = dispatcher_class(backend, workers)(policy_spec, backend, num_envs, workers, ray_address)
 
     def execute(
         self, on_episode: EpisodeCallback | None = None, on_task: Callable[[TaskResult], None] | None = None
@@ -351,7 +367,16 @@ def evaluate(
     """Evaluate ``policy_spec`` on every task of ``suite``, writing ``out`` as it goes (atomically).
 
     Args:
+        suite: a shipped suite's name, a suite YAML file, or a loaded :class:`~benchmarkzoo.evaluation.suites.Suite`.
+        policy_spec: the ``--policy`` string (see :func:`~benchmarkzoo.evaluation.policies.load_policy`).
+        backend: where the worlds live (``native``, ``sync``, ``async``) or ``ray``.
+        num_envs: worlds per vector env (the results are the same for any).
+        workers: worker processes (the results are the same for any).
+        seed: the protocol seed; episode ``k`` of task ``t`` is seeded from it, ``t`` and ``k`` alone.
         episodes: override every task's episode count (the results then differ from the protocol's).
+        out: the results file (``None``: nothing is written).
+        on_episode: called as each episode finishes with the task id, the outcome and its steps.
+        on_task: called with each task's result as it finishes.
         resume: continue the run recorded in ``out``: keep its finished episodes, play the rest.
         ray_address: with ``backend="ray"``, the cluster to join (``None``: a local Ray, or the
             one this process already started).
@@ -366,9 +391,11 @@ def evaluate(
         check_task(task)
     policy = load_policy(policy_spec)
     out = Path(out) if out is not None else None
-    if resume and out is None:
-        raise ResumeError("--resume continues the run recorded in --out FILE; give --out.")
-    previous = resumable(out, suite, policy_spec, seed) if resume else {}
+    previous: dict[str, TaskResult] = {}
+    if resume:
+        if out is None:
+            raise ResumeError("--resume continues the run recorded in --out FILE; give --out.")
+        previous = resumable(out, suite, policy_spec, seed)
     tasks = [t if episodes is None else t.model_copy(update={"episodes": episodes}) for t in suite.tasks]
     # Every refusal comes before the first write, so a refused resume leaves the file as it was.
     done = {t.id: done_episodes(t, previous.get(t.id), seed) for t in tasks}

@@ -60,7 +60,7 @@ def connect_ray(address: str | None) -> Any:
     if ray.is_initialized():
         return ray
     host_port = _host_port(address)
-    if host_port is not None:
+    if address is not None and host_port is not None:  # a plain HOST:PORT (never None then)
         _probe(address, *host_port)
     failure = None
     with _stderr_captured() as logged:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from typing_extensions import override
+
 from benchmarkzoo.evaluation.dispatch import ShareResult, WorkerDispatcher, lost_worker
 from benchmarkzoo.evaluation.ray_backend import connect_ray
 from benchmarkzoo.evaluation.runner import EpisodePlan
@@ -25,6 +27,7 @@ class RayDispatcher(WorkerDispatcher):
     _ray: Any = None
     _remote: Any = None
 
+    @override
     def start(self) -> None:
         if self._remote is not None:
             return
@@ -32,9 +35,11 @@ class RayDispatcher(WorkerDispatcher):
         self.parallel = self.workers if self.workers > 1 else max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1)(_run_share)
 
+    @override
     def submit(self, task: Task, share: list[EpisodePlan]) -> Any:
         return self._remote.remote(task, share, self.policy_spec, "native", self.num_envs)
 
+    @override
     def results(self, task: Task, pending: list[Any]) -> tuple[list[ShareResult], list[Any]]:
         try:
             done, rest = self._ray.wait(pending, num_returns=1)
@@ -42,6 +47,7 @@ class RayDispatcher(WorkerDispatcher):
         except self._ray.exceptions.RayError as error:
             raise lost_worker(task, f"a Ray worker ({type(error).__name__})") from error
 
+    @override
     def cancel(self, handles: list[Any]) -> None:
         for handle in handles:
             with contextlib.suppress(self._ray.exceptions.RayError):  # its worker may be gone already

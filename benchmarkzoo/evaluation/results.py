@@ -12,7 +12,7 @@ import sys
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,7 +22,9 @@ from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.evaluation import metrics, mo_metrics
 from benchmarkzoo.evaluation.suites import MultiObjective, Score
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
+#: A task's status in a results file (see :class:`TaskResult`).
+TaskStatus = Literal["ok", "failed", "incomplete"]
 DEPENDENCIES = (
     "numpy",
     "gymnasium",
@@ -119,7 +121,7 @@ class TaskResult(_Model):
     env_spec: dict[str, Any]
     scenario_set: str
     split: str
-    status: Literal["ok", "failed", "incomplete"]
+    status: TaskStatus
     error: str | None = None
     score: Score = Field(default_factory=Score)
     multi_objective: MultiObjective | None = None
@@ -144,6 +146,15 @@ class SuiteAggregates(_Model):
 
 
 class PolicyInfo(_Model):
+    """The policy evaluated.
+
+    Attributes:
+        name: shown in results and on the leaderboard.
+        kind: ``random``, ``baseline``, ``callable``, ``sb3``, ``rllib`` or ``onnx``.
+        spec: the ``--policy`` string it was loaded from.
+        content_hash: sha256 of its checkpoint or script, if it has one.
+    """
+
     name: str
     kind: str
     spec: str
@@ -151,6 +162,15 @@ class PolicyInfo(_Model):
 
 
 class Provenance(_Model):
+    """Where and with what a run happened: versions, machine, backend, and how long it took.
+
+    Attributes:
+        dependencies: installed versions of the packages in :data:`DEPENDENCIES`.
+        backend, num_envs, workers: where the episodes played (they do not change the results).
+        started_at: ISO 8601 time, UTC, to the second.
+        wall_time_s, steps, steps_per_s: the whole run's time and environment steps.
+    """
+
     benchmarkzoo_version: str
     dependencies: dict[str, str]
     python: str
@@ -163,7 +183,7 @@ class Provenance(_Model):
     wall_time_s: float = 0.0
     steps: int = 0
     steps_per_s: float = 0.0
-    simulator_restarts: int = Field(0, ge=0)
+    simulator_restarts: int = Field(default=0, ge=0)
     """Episodes replayed on a fresh simulator after theirs died (SUMO, PyBullet), summed over the run's tasks."""
 
 
@@ -189,6 +209,7 @@ class Results(_Model):
 
     @classmethod
     def read(cls, path: str | Path) -> Results:
+        """Read a results file, validated against the schema (untrusted files go through ``leaderboard.validate``)."""
         return cls.model_validate_json(Path(path).read_text())
 
 
@@ -241,7 +262,7 @@ def _score(episode: Episode, score: Score) -> float:
                 f"episode {episode.index} has no metric {score.metric!r}; it has {sorted(episode.metrics)}."
             )
         return episode.metrics[score.metric]
-    if score.kind == "utility":
+    if score.weights is not None:  # kind "utility": Score's validator gives weights to it alone
         vector = vector_return(episode)
         if vector.shape != (len(score.weights),):
             raise ScoreError(
@@ -393,7 +414,9 @@ LATER_MO_AGGREGATES = (
 
 def as_claimed(recomputed: TaskAggregates | None, claimed: TaskAggregates | None) -> TaskAggregates | None:
     """``recomputed`` without the later aggregates ``claimed`` (a file's own) leaves out, to compare the two."""
-    mo, claimed_mo = (recomputed.multi_objective, claimed.multi_objective) if recomputed and claimed else (None, None)
+    if recomputed is None or claimed is None:
+        return recomputed
+    mo, claimed_mo = recomputed.multi_objective, claimed.multi_objective
     if mo is None or claimed_mo is None:
         return recomputed
     unset = {name: None for name in LATER_MO_AGGREGATES if getattr(claimed_mo, name) is None}

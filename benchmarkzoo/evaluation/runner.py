@@ -232,14 +232,17 @@ class Scheduler:
         """The plans started and not finished, in world order."""
         return [plan for plan in self.running if plan is not None]
 
-    def start(self, worlds: list[int], idle: list[int] = (), first: bool = False) -> Any:
+    def start(self, worlds: list[int], idle: list[int] | None = None, first: bool = False) -> Any:
         """Start the next planned episodes on ``worlds`` (ascending) and reset ``idle`` worlds; the observations."""
+        idle = [] if idle is None else idle  # a list: a tuple would index the mask as several axes
         groups: dict[int, list[int]] = {}
         seeds: list[int | None] = [None] * self.num_envs
+        episode_seeds: list[int] = []  # of ``worlds``, in order
         for world in worlds:
             plan = self.queue.popleft()
             self.running[world] = plan
             seeds[world] = plan.seed
+            episode_seeds.append(plan.seed)
             groups.setdefault(plan.scenario_seed, []).append(world)
         self.active += len(worlds)
         observations = None
@@ -264,15 +267,17 @@ class Scheduler:
             mask[idle] = True
             observations, _ = self.env.reset(options={"reset_mask": mask, "scenario": self._idle_scenario})
         if worlds:
-            self.policy.start_episodes(np.asarray(worlds), [seeds[w] for w in worlds])
+            self.policy.start_episodes(np.asarray(worlds), episode_seeds)
         return observations
 
-    def finish(self, world: int) -> EpisodePlan:
-        """World ``world``'s episode is over: its plan."""
-        plan = self.running[world]
+    def finish(self, world: int) -> tuple[EpisodePlan, str]:
+        """World ``world``'s episode is over: its plan and its scenario's hash."""
+        plan, digest = self.running[world], self.hashes[world]
+        if plan is None or digest is None:  # the loop's own bug, never the user's
+            raise RuntimeError(f"world {world} has no episode to finish")
         self.running[world] = None
         self.active -= 1
-        return plan
+        return plan, digest
 
 
 def call_policy(policy: Policy, observations: Any, env: Any) -> Any:
@@ -352,6 +357,12 @@ def run_episodes(
     says how often.
 
     Args:
+        task: the task whose env and time limit the episodes play on.
+        split: the task's split of its scenario set (the scenarios, and their recorded hashes).
+        plans: the episodes to play (from :func:`plan_episodes`: index, seed, scenario seed).
+        policy: the policy acting; it is set up on the task's env first.
+        backend: where the worlds live: one of :data:`ENV_BACKENDS`.
+        num_envs: worlds per vector env (at most one per plan; the outcomes are the same for any).
         on_episode: called with each outcome and the number of steps it took, as it finishes.
 
     Raises:
@@ -448,34 +459,36 @@ class _Loop:
         observations: Any,
     ) -> Any:
         """Record the episodes of the ``ended`` worlds and start the next ones; the observations to act on."""
-        worlds = self.worlds
+        worlds, returns = self.worlds, self.returns
+        assert returns is not None, "allocated at the first step, before any episode can end"
         finished, idle_ended = [], []
         for world in ended:
-            plan = worlds.running[world]
-            if plan is None:
+            if worlds.running[world] is None:
                 idle_ended.append(world)
                 continue
-            worlds.finish(world)
+            plan, scenario_hash = worlds.finish(world)
             finished.append(world)
-            outcome = self.outcome(plan, world, infos)
+            outcome = self.outcome(plan, scenario_hash, world, infos)
             finished_episode(outcome, outcome.length)
         restart = finished[: len(worlds.queue)]
         idle = [*finished[len(restart) :], *idle_ended]
         if restart or (idle and worlds.active):
             # Idle worlds keep stepping (their outputs are ignored) but must be reset once ended.
             observations = worlds.start(restart, idle)
-            self.returns[restart] = 0
+            returns[restart] = 0
             self.lengths[restart] = 0
         return observations
 
-    def outcome(self, plan: EpisodePlan, world: int, infos: dict[str, Any]) -> EpisodeOutcome:
+    def outcome(self, plan: EpisodePlan, scenario_hash: str, world: int, infos: dict[str, Any]) -> EpisodeOutcome:
+        """The record of ``world``'s episode that just ended (``plan``, on the scenario of ``scenario_hash``)."""
+        assert self.returns is not None, "allocated at the first step, before any episode can end"
         success, metrics = self.accounting.end_of_episode(infos, world)
         episode_return, team_return = self.accounting.episode_return(self.returns[world])
         return EpisodeOutcome(
             index=plan.index,
             seed=plan.seed,
             scenario_seed=plan.scenario_seed,
-            scenario_hash=self.worlds.hashes[world],
+            scenario_hash=scenario_hash,
             episode_return=episode_return,
             team_return=team_return,
             length=int(self.lengths[world]),

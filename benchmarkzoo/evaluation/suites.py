@@ -136,6 +136,7 @@ class Suite(BaseModel):
         return tasks
 
     def task(self, task_id: str) -> Task:
+        """The task ``task_id``; an unknown id raises :class:`SuiteError` listing the suite's tasks."""
         for task in self.tasks:
             if task.id == task_id:
                 return task

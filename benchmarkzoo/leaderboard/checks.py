@@ -13,12 +13,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import benchmarkzoo
 from benchmarkzoo import registration
 from benchmarkzoo.core.seeding import derive_seed
 from benchmarkzoo.evaluation.fronts import pareto_fronts
-from benchmarkzoo.evaluation.results import Results, TaskResult
+from benchmarkzoo.evaluation.results import Episode, Results, TaskResult
 from benchmarkzoo.evaluation.suites import Suite, Task
 from benchmarkzoo.leaderboard.plausibility import plausibility_problem
 from benchmarkzoo.leaderboard.text import file_name_problem, shown
@@ -49,8 +50,9 @@ def close(a: object, b: object) -> bool:
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
         return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
     if isinstance(a, float) or isinstance(b, float):
-        numbers = isinstance(a, int | float) and isinstance(b, int | float)
-        return numbers and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+        if not (isinstance(a, int | float) and isinstance(b, int | float)):
+            return False
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
     return a == b
 
 
@@ -58,6 +60,7 @@ def close(a: object, b: object) -> bool:
 
 
 def protocol_seed(results: Results) -> str | None:
+    """The file was evaluated with the leaderboard's protocol seed."""
     if results.protocol_seed != LEADERBOARD_SEED:
         return (
             f"leaderboard entries are evaluated with the protocol seed {LEADERBOARD_SEED}; the file used "
@@ -67,11 +70,13 @@ def protocol_seed(results: Results) -> str | None:
 
 
 def policy_name(results: Results) -> str | None:
+    """The policy name can be shown and used as a file name."""
     problem = file_name_problem(results.policy.name)
     return f"policy name {shown(results.policy.name)} is refused: {problem}." if problem else None
 
 
 def submitter_name(results: Results) -> str | None:
+    """The submitter, if named, can be shown and used as a file name."""
     if results.submitter is None:
         return None
     problem = file_name_problem(results.submitter)
@@ -79,6 +84,7 @@ def submitter_name(results: Results) -> str | None:
 
 
 def package_version(results: Results) -> str | None:
+    """The file was made by the benchmarkzoo version this leaderboard runs."""
     if results.provenance.benchmarkzoo_version != benchmarkzoo.__version__:
         return (
             f"the file was made by benchmarkzoo {shown(results.provenance.benchmarkzoo_version)}; this leaderboard "
@@ -102,6 +108,7 @@ def task_ids(results: Results, suite: Suite) -> str | None:
 
 
 def env_id(case: TaskCase) -> str | None:
+    """The task ran the suite's env (its id and its recorded spec's)."""
     if case.result.env_id != case.task.env or case.result.env_spec.get("id") != case.task.env:
         return f"{case.where}: the suite runs {case.task.env}; the file ran {shown(case.result.env_id)}."
     return None
@@ -123,19 +130,21 @@ def env_spec(case: TaskCase) -> str | None:
 
 
 def env_kind(case: TaskCase) -> str | None:
+    """The recorded kind is the registry's."""
     if case.result.kind != case.spec.kind:
         return f"{case.where}: {case.spec.id} is a {case.spec.kind!r} env; the file says {shown(case.result.kind)}."
     return None
 
 
 def split_played(case: TaskCase) -> str | None:
+    """The task played the suite's scenario set and split."""
     if (case.result.scenario_set, case.result.split) != (case.task.scenario_set, case.task.split):
         return f"{case.where}: the suite plays {case.task.scenario_set}:{case.task.split}."
     return None
 
 
 def complete(case: TaskCase) -> str | None:
-    # Suite aggregates skip failed tasks, so a partial run could hide its worst tasks.
+    """The task finished (``ok``): suite aggregates skip failed tasks, so a partial run could hide its worst."""
     if case.result.status == "incomplete":
         return (
             f"{case.where} is incomplete ({len(case.result.episodes)} of {case.task.episodes} episodes); finish the "
@@ -147,6 +156,7 @@ def complete(case: TaskCase) -> str | None:
 
 
 def episode_count(case: TaskCase) -> str | None:
+    """The task has the protocol's number of episodes."""
     if len(case.result.episodes) != case.task.episodes:
         return (
             f"{case.where}: the protocol plays {case.task.episodes} episodes; the file has {len(case.result.episodes)}."
@@ -172,6 +182,7 @@ def protocol_episodes(case: TaskCase) -> str | None:
 
 
 def references(case: TaskCase) -> str | None:
+    """The normalization references are the suite's."""
     expected = None
     if case.task.references is not None:
         expected = {"random": case.task.references.random, "baseline": case.task.references.baseline}
@@ -181,13 +192,14 @@ def references(case: TaskCase) -> str | None:
 
 
 def score_settings(case: TaskCase) -> str | None:
+    """The score and multi-objective settings are the suite's."""
     if (case.result.score, case.result.multi_objective) != (case.task.score, case.task.multi_objective):
         return f"{case.where}: the score or multi-objective settings differ from the suite's."
     return None
 
 
-def _shaped(kind: str, ret: object, team: object) -> bool:
-    def numbers(values: object) -> bool:
+def _shaped(kind: str, ret: object, team: float | None) -> bool:
+    def numbers(values: object) -> TypeGuard[list[float]]:
         return isinstance(values, list) and all(isinstance(v, int | float) for v in values)
 
     if kind == "parallel":
@@ -206,9 +218,12 @@ def _shaped(kind: str, ret: object, team: object) -> bool:
     return True
 
 
-def return_shape_problem(where: str, kind: str, episodes: list) -> str | None:
-    """Returns shaped as the env's kind: a number, one per objective, one per agent summing to the team return,
-    or one list per agent with an entry per objective (moma)."""
+def return_shape_problem(where: str, kind: str, episodes: list[Episode]) -> str | None:
+    """The first episode whose return is not shaped as the env's ``kind``; ``None`` if all are.
+
+    The shapes: a number (``single``), one per objective (``mo``), one per agent summing to the
+    team return (``parallel``), or one list per agent with an entry per objective (``moma``).
+    """
     for episode in episodes:
         ret, team = episode.episode_return, episode.team_return
         if not _shaped(kind, ret, team):
@@ -220,6 +235,7 @@ def return_shape_problem(where: str, kind: str, episodes: list) -> str | None:
 
 
 def return_shapes(case: TaskCase) -> str | None:
+    """Every episode's return is shaped as its env's kind (:func:`return_shape_problem`)."""
     return return_shape_problem(case.where, case.spec.kind, case.result.episodes)
 
 
@@ -229,6 +245,7 @@ def plausible(case: TaskCase) -> str | None:
 
 
 def fronts(case: TaskCase) -> str | None:
+    """The recorded Pareto fronts are the env's exact ones, recomputed."""
     exact = pareto_fronts(case.task, case.split, [e.scenario_seed for e in case.result.episodes])
     if not close(case.result.pareto_fronts, exact):
         return f"{case.where}: the recorded Pareto fronts are not the env's exact fronts."

@@ -8,21 +8,33 @@ and never a traceback; untrusted text in a reason is escaped (:func:`~benchmarkz
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
+from benchmarkzoo.leaderboard.options import root_option
 from benchmarkzoo.leaderboard.verify_commands import EPISODES as VERIFY_EPISODES
 from benchmarkzoo.leaderboard.verify_commands import POLICY as VERIFY_POLICY
 from benchmarkzoo.leaderboard.verify_commands import TRUST as VERIFY_TRUST
 
-_ROOT = click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("leaderboard"),
-    show_default=True,
-    help="The leaderboard folder.",
-)
+_ROOT = root_option("The leaderboard folder.")
+
+
+def _each_file(files: tuple[Path, ...], outcome: Callable[[Path], str]) -> None:
+    """Echo ``FILE: outcome(FILE)`` for every file, or its refusal on stderr; exit 2 if any was refused."""
+    from benchmarkzoo.leaderboard.text import printable
+    from benchmarkzoo.leaderboard.validate import SubmissionError
+
+    failed = False
+    for file in files:
+        try:
+            click.echo(f"{printable(str(file))}: {outcome(file)}")
+        except SubmissionError as error:
+            click.echo(f"{printable(str(file))}: refused: {error}", err=True)
+            failed = True
+    if failed:
+        sys.exit(2)
 
 
 @click.group("leaderboard")
@@ -42,8 +54,7 @@ def leaderboard_group() -> None:
 def validate_command(files: tuple[Path, ...], suite_file: Path | None) -> None:
     """Check results files against the schema and the protocol; exit 2 if any is refused."""
     from benchmarkzoo.evaluation.suites import SuiteError
-    from benchmarkzoo.leaderboard.text import printable
-    from benchmarkzoo.leaderboard.validate import SubmissionError, load_custom_suite, validate_file
+    from benchmarkzoo.leaderboard.validate import load_custom_suite, validate_file
 
     suite = None
     if suite_file is not None:
@@ -51,16 +62,12 @@ def validate_command(files: tuple[Path, ...], suite_file: Path | None) -> None:
             suite = load_custom_suite(suite_file)
         except SuiteError as error:
             raise click.BadParameter(str(error), param_hint="'--suite'") from error
-    failed = False
-    for file in files:
-        try:
-            validate_file(file, suite=suite)
-            click.echo(f"{printable(str(file))}: valid")
-        except SubmissionError as error:
-            click.echo(f"{printable(str(file))}: refused: {error}", err=True)
-            failed = True
-    if failed:
-        sys.exit(2)
+
+    def valid(file: Path) -> str:
+        validate_file(file, suite=suite)
+        return "valid"
+
+    _each_file(files, valid)
 
 
 @leaderboard_group.command("add")
@@ -92,8 +99,6 @@ def add_command(
     with --verify does not match).
     """
     from benchmarkzoo.leaderboard.store import add
-    from benchmarkzoo.leaderboard.text import printable
-    from benchmarkzoo.leaderboard.validate import SubmissionError
 
     if verify:
         from benchmarkzoo.leaderboard.verify_commands import add_verified_files
@@ -102,15 +107,7 @@ def add_command(
         return
     if policy is not None or trust_policy_code:
         raise click.UsageError("--policy and --trust-policy-code go with --verify.")
-    failed = False
-    for file in files:
-        try:
-            click.echo(f"{printable(str(file))}: stored as {add(file, root, submitter, reference)}")
-        except SubmissionError as error:
-            click.echo(f"{printable(str(file))}: refused: {error}", err=True)
-            failed = True
-    if failed:
-        sys.exit(2)
+    _each_file(files, lambda file: f"stored as {add(file, root, submitter, reference)}")
 
 
 @leaderboard_group.command("build")

@@ -64,6 +64,7 @@ class Held:
 
 
 def held(results: Results, where: str) -> Held:
+    """What identity checks need of the stored file ``where`` (``results``, read from it)."""
     return Held(results.policy.name, results.submitter or "", fingerprint(results), where)
 
 

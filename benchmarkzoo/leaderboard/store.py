@@ -198,8 +198,11 @@ class Collection:
 
 
 def _identity_filter(accepted: list[tuple[str, Results]], refused: list[str]) -> list[tuple[str, Results]]:
-    """Drop stored entries ``add`` would have refused: maintainers' entries are judged among themselves,
-    everyone else's against all, so a copy of a reference removes the copy, and two colliding names both go."""
+    """Drop stored entries ``add`` would have refused.
+
+    Maintainers' entries are judged among themselves, everyone else's against all, so a copy of a
+    reference removes the copy, and two colliding names both go.
+    """
     held = {where: identity.held(results, where) for where, results in accepted}
     kept = []
     for where, results in accepted:

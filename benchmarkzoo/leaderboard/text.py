@@ -1,9 +1,9 @@
-"""Untrusted text: how it is shown in a message, which characters it may hold, which names may be file names.
+r"""Untrusted text: how it is shown in a message, which characters it may hold, which names may be file names.
 
 A submission's strings reach terminals (refusal messages), HTML (the site) and file names (the
 submissions folder). :func:`shown` is the one way a refusal message quotes one: ``repr``-style, so
-ESC, NUL, bidirectional overrides and lone surrogates arrive as ``\\x1b``, ``\\x00``, ``\\u202e``,
-``\\ud800``, and long values are cut.
+ESC, NUL, bidirectional overrides and lone surrogates arrive as ``\x1b``, ``\x00``, ``\u202e``,
+``\ud800``, and long values are cut.
 """
 
 from __future__ import annotations

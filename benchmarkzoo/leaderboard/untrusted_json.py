@@ -59,10 +59,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = dict(pairs)
     if len(data) != len(pairs):
         seen: set[str] = set()
-        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise SubmissionError(
-            f"the key {shown(repeated)} appears twice in one object: JSON readers disagree on which one counts."
-        )
+        for key, _ in pairs:
+            if key in seen:
+                raise SubmissionError(
+                    f"the key {shown(key)} appears twice in one object: JSON readers disagree on which one counts."
+                )
+            seen.add(key)
     return data
 
 

@@ -98,7 +98,7 @@ def _split(scenario_set: str, split: str) -> Split:
     return load_set(scenario_set).split(split)
 
 
-def _task_cases(results: Results, suite) -> list[TaskCase]:
+def _task_cases(results: Results, suite: Suite) -> list[TaskCase]:
     cases = []
     for task, result in zip(suite.tasks, results.tasks):
         where = f"task {task.id}"
@@ -143,8 +143,8 @@ def validate(results: Results, suite: Suite | None = None) -> None:
         suite: the suite to check it against (:func:`load_custom_suite`); by default the shipped
             suite the file names, looked up by name only: a submission never names a file.
     """
-    for check in checks.FILE_CHECKS:
-        _refuse(check(results))
+    for file_check in checks.FILE_CHECKS:
+        _refuse(file_check(results))
     if suite is None:
         try:
             suite = load_suite(suite_path(results.suite))
@@ -157,8 +157,8 @@ def validate(results: Results, suite: Suite | None = None) -> None:
         )
     _refuse(checks.task_ids(results, suite))
     for case in _task_cases(results, suite):
-        for check in checks.TASK_CHECKS:
-            _refuse(check(case))
+        for task_check in checks.TASK_CHECKS:
+            _refuse(task_check(case))
     _check_aggregates(results)
 
 
@@ -167,8 +167,10 @@ def _dump(model: Any) -> Any:
 
 
 def _check_aggregates(results: Results) -> None:
-    """Every aggregate equals the one recomputed from the raw episodes (as :func:`recompute` would give),
-    task by task first: the suite's stratified bootstraps cost the most, so a forged task is refused before them."""
+    """Every aggregate equals the one recomputed from the raw episodes (as :func:`recompute` would give).
+
+    Task by task first: the suite's stratified bootstraps cost the most, so a forged task is refused before them.
+    """
     try:
         for task in results.tasks:
             if not checks.close(_dump(as_claimed(aggregates_of(task), task.aggregates)), _dump(task.aggregates)):

@@ -112,10 +112,12 @@ class Verification:
 
     @property
     def verified(self) -> bool:
+        """Every replayed episode matched."""
         return self.mismatch is None
 
     @property
     def replayed_episodes(self) -> int:
+        """Episodes replayed, over all tasks."""
         return sum(len(v) for v in self.episodes.values())
 
     def record(self, file_sha256: str) -> dict[str, Any]:
@@ -222,10 +224,10 @@ def resolve_policy(
     loaded = load_policy(spec)
     if loaded.kind != info.kind:
         raise VerifyError(f"--policy {spec!r} is of kind {loaded.kind!r}; the submission's is {info.kind!r}.")
-    found = loaded.content_hash()
-    if info.content_hash is not None and found != info.content_hash:
+    loaded_hash = loaded.content_hash()
+    if info.content_hash is not None and loaded_hash != info.content_hash:
         raise VerifyError(
-            f"policy {spec!r} has content hash {str(found)[:12]}; the submission was evaluated with "
+            f"policy {spec!r} has content hash {str(loaded_hash)[:12]}; the submission was evaluated with "
             f"{info.content_hash[:12]}."
         )
     return loaded
@@ -291,7 +293,13 @@ def verify_results(
     """Replay the selected episodes of ``results`` (validated) with ``policy``; stops at the first mismatch.
 
     Args:
+        results: a validated results file.
+        policy: the policy that replays it (:func:`resolve_policy`).
         episodes: per task, how many episodes to replay; ``None``: all of them.
+        num_envs: worlds per vector env (the outcomes are the same for any).
+
+    Returns:
+        What was replayed, and the first mismatch if there was one.
     """
     digest = content_digest(results)
     suite = load_suite(suite_path(results.suite))
@@ -316,7 +324,7 @@ def verify_results(
             found.mismatch = Mismatch(task.id, chosen[0], "status", "ok", f"failed: {error}")
             return found
         found.episodes[task.id] = chosen
-        exact = found.exact[task.id] = discrete(recording.action_space)
+        exact = found.exact[task.id] = recording.action_space is not None and discrete(recording.action_space)
         for outcome in outcomes:
             mismatch = compare(task.id, claimed.episodes[outcome.index], outcome, exact)
             if mismatch is not None:
@@ -376,9 +384,11 @@ def add_verified(
     submitter: str | None = None,
     reference: bool = False,
 ) -> tuple[Path, Verification]:
-    """``leaderboard add --verify``: validate, replay, and only if the replay matches store the submission
-    (through :func:`benchmarkzoo.leaderboard.store.add`, with ``submitter`` and ``reference``), its ONNX
-    model (by content hash, when ``policy`` is one) and the verification record.
+    """``leaderboard add --verify``: validate, replay, and only if the replay matches store the submission.
+
+    Stored are the submission (through :func:`benchmarkzoo.leaderboard.store.add`, with ``submitter``
+    and ``reference``), its ONNX model (by content hash, when ``policy`` is one) and the
+    verification record.
 
     Raises:
         SubmissionError: refused by validation; :class:`ReplayMismatchError` if its replay did not match
@@ -394,10 +404,11 @@ def add_verified(
     if not found.verified:
         raise ReplayMismatchError(f"{path}: replay does not match: {found.mismatch}.", found)
     dest = add(path, root, submitter, reference)  # identity refusals come before anything is written
-    if results.policy.kind == "onnx":
+    model = chosen.source if results.policy.kind == "onnx" else None
+    if model is not None and results.policy.content_hash is not None:  # resolve_policy refused onnx without a hash
         stored_model = model_path(root, results.policy.content_hash)
-        if Path(chosen.source).resolve() != stored_model.resolve():
-            atomic_write(stored_model, Path(chosen.source).read_bytes())
+        if Path(model).resolve() != stored_model.resolve():
+            atomic_write(stored_model, Path(model).read_bytes())
     record = found.record(_sha256(dest))
     atomic_write(record_path(root, dest), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
     return dest, found

@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 
 import click
+from typing_extensions import override
+
+from benchmarkzoo.leaderboard.options import root_option
 
 
 class EpisodesType(click.ParamType):
@@ -17,6 +20,7 @@ class EpisodesType(click.ParamType):
 
     name = "K|all"
 
+    @override
     def convert(self, value, param, ctx):
         if value is None or isinstance(value, int):
             return value
@@ -57,13 +61,7 @@ TRUST = click.option(
 @POLICY
 @EPISODES
 @TRUST
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("leaderboard"),
-    show_default=True,
-    help="The leaderboard folder (its models/ holds submitted ONNX policies).",
-)
+@root_option("The leaderboard folder (its models/ holds submitted ONNX policies).")
 def verify_command(file: Path, policy: str | None, episodes: int | None, trust_policy_code: bool, root: Path) -> None:
     """Replay episodes of results FILE with its policy; exit 0 only if every replayed outcome matches."""
     from benchmarkzoo.leaderboard.verify import verify_file

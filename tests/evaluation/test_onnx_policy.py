@@ -158,3 +158,19 @@ def test_refusals_name_what_was_expected(tmp_path):
     with pytest.raises(PolicyError, match="input 'view'"):
         OnnxPolicy(POLICIES / "ppo-maze.onnx").setup(env, registration.spec("benchmarkzoo/MAPF-v0"))
     env.close()
+
+
+def test_a_dict_entry_that_is_no_array_is_refused_by_name():
+    """A Dict observation whose entry has no shape (a nested Dict) is refused naming it, not with a TypeError."""
+    from types import SimpleNamespace
+
+    from gymnasium import spaces
+
+    env = registration.make_vec("benchmarkzoo/Maze-v0", 2, vectorization_mode="vector_entry_point")
+    observation, action = env.single_observation_space, env.single_action_space
+    env.close()
+    first = next(iter(observation.spaces))
+    nested = spaces.Dict({**observation.spaces, first: spaces.Dict({"inner": observation[first]})})
+    fake = SimpleNamespace(single_observation_space=nested, single_action_space=action)
+    with pytest.raises(PolicyError, match=f"entries are Box or discrete; benchmarkzoo/Maze-v0's '{first}' is Dict"):
+        OnnxPolicy(POLICIES / "ppo-maze.onnx").setup(fake, registration.spec("benchmarkzoo/Maze-v0"))

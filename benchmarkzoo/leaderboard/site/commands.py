@@ -12,14 +12,9 @@ from pathlib import Path
 import click
 
 from benchmarkzoo.core.errors import BenchmarkZooError
+from benchmarkzoo.leaderboard.options import root_option
 
-_ROOT = click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("leaderboard"),
-    show_default=True,
-    help="The leaderboard folder (the site is ROOT/site).",
-)
+_ROOT = root_option("The leaderboard folder (the site is ROOT/site).")
 
 
 class SiteError(BenchmarkZooError, ValueError):

@@ -89,10 +89,11 @@ def _task(rows: list[dict[str, Any]], prefix: str, out: Path) -> _Task | None:
     info = rows[0]["result"] if rows else None
     if info is None or not (info.kind == "mo" or info.multi_objective is not None):
         return None
-    if any(v is None for v in vectors):
+    present = [v for v in vectors if v is not None]
+    if len(present) != len(vectors):
         return None
     scenarios = sorted({(e.scenario_seed, e.scenario_hash) for r in rows for e in r["result"].episodes})
-    return _Task(rows, vectors, _recorded_fronts(rows), scenarios, prefix, out)
+    return _Task(rows, present, _recorded_fronts(rows), scenarios, prefix, out)
 
 
 def _recorded_fronts(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:

@@ -1,10 +1,10 @@
-"""Build-time plots of the leaderboard site, written as deterministic SVG files.
+r"""Build-time plots of the leaderboard site, written as deterministic SVG files.
 
 matplotlib is imported lazily (the ``eval`` extra) and used through the object API with the
 Agg-based SVG canvas, never pyplot, so building a site has no global state and no display.
 Determinism: a fixed ``svg.hashsalt`` (ids of clip paths and glyphs), no ``Date`` metadata, and
 text drawn as paths; so the same inputs give the same bytes. Labels come from submissions, so
-mathtext parsing is off (a policy named ``$\\frac`` must not break the build) and long labels
+mathtext parsing is off (a policy named ``$\frac`` must not break the build) and long labels
 are shortened; matplotlib escapes the text it writes into SVG comments, and the pages show the
 files through ``<img>``, where SVG never runs script.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,7 @@ def short(label: str, limit: int = MAX_LABEL) -> str:
 
 
 def color(i: int) -> str:
+    """The ``i``-th colour of the site's palette (it cycles)."""
     return _COLORS[i % len(_COLORS)]
 
 
@@ -85,7 +86,7 @@ def _horizontal_box() -> dict[str, Any]:
     return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
 
 
-def interval_plot(panels: dict[str, Sequence[Interval]]) -> bytes:
+def interval_plot(panels: Mapping[str, Sequence[Interval]]) -> bytes:
     """rliable-style interval estimates: one panel per statistic, one row per entry (first row on top)."""
     rows = max((len(p) for p in panels.values()), default=1)
     with _figure(2.6 * max(len(panels), 1) + 1.2, 0.45 * rows + 1.0) as fig:

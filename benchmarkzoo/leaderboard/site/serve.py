@@ -29,7 +29,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def _regular_file(self) -> int | None:
         """An open descriptor of the requested regular file, reached without a link; ``None`` otherwise."""
         parts = self._request_parts()
-        folder = self._folder_without_links(parts[:-1]) if parts is not None else None
+        if parts is None:
+            return None
+        folder = self._folder_without_links(parts[:-1])
         if folder is None:
             return None
         try:
@@ -101,4 +103,6 @@ def start(site: str | Path, port: int = 0, host: str = "127.0.0.1") -> tuple[Thr
 def url(server: ThreadingHTTPServer) -> str:
     """The address of the server's index page."""
     host, port = server.server_address[:2]
+    if isinstance(host, bytes):  # the typeshed allows bytes; an IP server's host is a str
+        host = host.decode()
     return f"http://{host}:{port}/index.html"

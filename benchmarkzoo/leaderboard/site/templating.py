@@ -1,11 +1,11 @@
-"""The Jinja2 environment of the site: autoescaping always on, and the only filters that emit markup.
+r"""The Jinja2 environment of the site: autoescaping always on, and the only filters that emit markup.
 
 Every string from a submission reaches the page through autoescaping. The filters here are the
 only code that returns :class:`markupsafe.Markup`, and each escapes what it is given: ``link``
 makes an ``<a>`` only of an absolute http(s) URL with a host and no whitespace, quotes or
 control characters, and shows anything else (``javascript:``, ``data:``, relative paths) as text.
 Control and format characters (ESC, NUL, U+202E RIGHT-TO-LEFT OVERRIDE...) never reach a page:
-every value is passed through :func:`visible` first, which writes them as ``\\uXXXX`` text.
+every value is passed through :func:`visible` first, which writes them as ``\uXXXX`` text.
 Validation refuses them already; the site does not rely on it.
 """
 
@@ -26,7 +26,7 @@ CELL_CHARS = 80
 
 
 def visible(value: Any) -> Any:
-    """``value`` with every control (but newline and tab), format, surrogate or private-use character as ``\\uXXXX``.
+    r"""``value`` with every control (but newline and tab), format, surrogate or private-use character as ``\uXXXX``.
 
     Markup made by the filters here is left alone: its parts went through this function already.
     """
