@@ -42,6 +42,7 @@ class Range:
     high: float = INF
 
     def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the range, with a float32 rounding slack at its finite ends."""
         if self.low > self.high:
             return False
         ends = [abs(x) for x in (self.low, self.high) if math.isfinite(x)]
@@ -56,6 +57,7 @@ class Range:
         return Range(self.low * n if n else 0.0, self.high * n if n else 0.0)
 
     def intersect(self, other: Range) -> Range:
+        """The range of values in both this range and ``other`` (empty if they do not meet)."""
         return Range(max(self.low, other.low), min(self.high, other.high))
 
     def to_json(self) -> list[float | None]:
@@ -96,6 +98,7 @@ class Objective:
         return (self.step.scaled(length) + self.once).intersect(self.total)  # empty: no such episode exists
 
     def to_json(self) -> dict[str, Any]:
+        """The objective as JSON: its name and its three ranges as :meth:`Range.to_json` writes them."""
         return {
             "name": self.name,
             "step": self.step.to_json(),
@@ -205,8 +208,10 @@ class OutcomeBounds:
 
 
 def constructor_kwargs(entry_point: Callable[..., Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """``kwargs`` completed with the constructor defaults of ``entry_point`` (defaults are declared once,
-    on the env's constructor; bounds read them from there)."""
+    """``kwargs`` completed with the constructor defaults of ``entry_point``.
+
+    Defaults are declared once, on the env's constructor; bounds read them from there.
+    """
     merged = {
         name: p.default
         for name, p in inspect.signature(entry_point).parameters.items()

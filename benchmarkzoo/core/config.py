@@ -6,8 +6,8 @@ decorator:
 
     class MazeConfig(EnvConfig):
         generator: str | Generator = "maze/dfs"
-        view_radius: int = arg(2, integer(1, 10))
-        step_reward: float = arg(-0.01, number())
+        view_radius: int = arg(default=2, check=integer(1, 10))
+        step_reward: float = arg(default=-0.01, check=number())
 
 The single view, the vector view and the registry's bounds then all read it: a view base builds
 the view's ``__signature__`` from the fields (so ``inspect.signature(MazeEnv)`` and ``help()``
@@ -24,9 +24,10 @@ import difflib
 import inspect
 import math
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar
 
 import numpy as np
+from typing_extensions import dataclass_transform
 
 from benchmarkzoo.generators.base import Generator, resolve_generator
 
@@ -98,8 +99,12 @@ def checked_value(env_id: str, name: str, value: Any, check: Check) -> Any:
     return check.convert(value)
 
 
-def arg(default: Any, check: Check | None = None, *, doc: str = "") -> Any:
-    """A config field with its default and its check (``dataclasses.field`` with the check in its metadata)."""
+def arg(*, default: Any, check: Check | None = None, doc: str = "") -> Any:
+    """A config field with its default and its check (``dataclasses.field`` with the check in its metadata).
+
+    The arguments are keywords because type checkers read a field specifier's default only from
+    ``default=`` (PEP 681): ``x: int = arg(2, ...)`` would be a field without a default to them.
+    """
     return dataclasses.field(default=default, metadata={"check": check, "doc": doc})
 
 

@@ -44,7 +44,7 @@ class PygameCanvas:
             self.screen = self.pygame.Surface(self.size)
 
     def font(self, size: int) -> Any:
-        """pygame's default font at ``size`` pixels (initialising the font module on first use)."""
+        """The default pygame font at ``size`` pixels (initialising the font module on first use)."""
         self.pygame.font.init()
         return self.pygame.font.Font(None, size)
 

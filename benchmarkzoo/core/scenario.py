@@ -87,6 +87,7 @@ class Scenario(metaclass=_ScenarioType):
     kind: ClassVar[str] = "scenario"
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Scenario:
+        """Refuse to build a subclass that is not a dataclass (its fields would not be hashed)."""
         if "__dataclass_params__" not in cls.__dict__:
             raise TypeError(
                 f"{cls.__name__} is not a dataclass, so its fields would not be hashed: write {_DECLARE} above it."

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import TypeGuard
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -24,7 +25,7 @@ def np_random(seed: int | None) -> np.random.Generator:
     return rng
 
 
-def _is_seed(value: object) -> bool:
+def _is_seed(value: object) -> TypeGuard[int]:
     """Gymnasium's rule (``gymnasium.utils.seeding.np_random``): a Python int, not negative."""
     return isinstance(value, int) and value >= 0
 

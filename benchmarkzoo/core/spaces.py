@@ -70,7 +70,7 @@ def check_action(env_id: str, space: spaces.Space, action: Any, who: str = "the 
             hint = "The action contains NaN: check your policy's output."
         elif arr.shape != space.shape:
             hint = f"Reshape the action to {space.shape}."
-        elif isinstance(action, np.ndarray) and not np.can_cast(arr.dtype, space.dtype):
+        elif isinstance(action, np.ndarray) and space.dtype is not None and not np.can_cast(arr.dtype, space.dtype):
             hint = _UNSAFE_CAST.format(arr.dtype, space.dtype)
         else:
             hint = "Clip or rescale in your policy, or wrap the env with gymnasium.wrappers.ClipAction."

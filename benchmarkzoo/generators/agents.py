@@ -61,8 +61,10 @@ def _components(shape: tuple[int, int], data: bytes) -> tuple[np.ndarray, tuple[
 def sample_starts_goals(
     rng: np.random.Generator, walls: np.ndarray, num_agents: int
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """Starts and goals for ``num_agents`` agents: ``2 * num_agents`` distinct free cells, each goal
-    in its start's component (so reachable from it when the other agents are out of the way).
+    """Starts and goals for ``num_agents`` agents: ``2 * num_agents`` distinct free cells.
+
+    Each goal lies in its start's component (so it is reachable from it when the other agents are
+    out of the way).
 
     Agent ``k`` draws its start uniformly among the unused free cells whose component still
     has another unused cell, then its goal uniformly among the unused cells of that component.

@@ -97,8 +97,10 @@ def init_arguments(cls: type) -> tuple[str, ...]:
 def resolve_generator(
     generator: str | Generator, generator_kwargs: dict[str, Any] | None, expected: type | tuple[type, ...], needs: str
 ) -> Any:
-    """An env's ``generator`` argument as a generator: a registered name (made with
-    ``generator_kwargs``) or an instance, which must be an ``expected`` one.
+    """An env's ``generator`` argument as a generator.
+
+    ``generator`` is a registered name (made with ``generator_kwargs``) or an instance; either way
+    the result must be an ``expected`` one.
 
     Raises:
         ScenarioError: ``"<needs>; got <the generator>."``, ``needs`` naming the env and what it takes.

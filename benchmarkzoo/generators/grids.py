@@ -160,6 +160,8 @@ def bfs_list(free: list[bool], height: int, width: int, source: int) -> tuple[li
 
     Args:
         free: ``free[row * width + col]`` is ``True`` for a free cell.
+        height: the grid's number of rows.
+        width: the grid's number of columns.
         source: flat index of a free cell.
 
     Returns:

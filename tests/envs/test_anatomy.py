@@ -87,8 +87,8 @@ def test_bounds_read_the_defaults_from_the_signature():
 def test_a_config_is_a_frozen_dataclass_without_the_decorator():
     class Toy(EnvConfig):
         generator: str = "maze/dfs"
-        size: int = arg(3, integer(1, 5))
-        scale: float = arg(1.0, number(0.0, 2.0, open_low=True))
+        size: int = arg(default=3, check=integer(1, 5))
+        scale: float = arg(default=1.0, check=number(0.0, 2.0, open_low=True))
 
     config = Toy(size=4)
     assert dataclasses.is_dataclass(Toy) and config.size == 4

@@ -38,12 +38,12 @@ class QuadrotorConfig(EnvConfig):
 
     generator: str | Generator = "quadrotor/hover"
     generator_kwargs: dict[str, Any] | None = None
-    frame: str = arg("x", one_of(sim.FRAMES))
-    pos_weight: float = arg(0.7, number(0.0))
-    tilt_weight: float = arg(0.1, number(0.0))
-    spin_weight: float = arg(0.1, number(0.0))
-    effort_weight: float = arg(0.1, number(0.0))
-    crash_penalty: float = arg(10.0, number(0.0))
+    frame: str = arg(default="x", check=one_of(sim.FRAMES))
+    pos_weight: float = arg(default=0.7, check=number(0.0))
+    tilt_weight: float = arg(default=0.1, check=number(0.0))
+    spin_weight: float = arg(default=0.1, check=number(0.0))
+    effort_weight: float = arg(default=0.1, check=number(0.0))
+    crash_penalty: float = arg(default=10.0, check=number(0.0))
 
     generator_type: ClassVar[type] = QuadrotorGenerator
     generator_needs: ClassVar[str] = "a quadrotor generator"

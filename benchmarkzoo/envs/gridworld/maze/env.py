@@ -23,9 +23,9 @@ class MazeConfig(EnvConfig):
 
     generator: str | Generator = "maze/dfs"
     generator_kwargs: dict[str, Any] | None = None
-    view_radius: int = arg(2, integer(1, 10))
-    step_reward: float = arg(-0.01, number())
-    goal_reward: float = arg(1.0, number())
+    view_radius: int = arg(default=2, check=integer(1, 10))
+    step_reward: float = arg(default=-0.01, check=number())
+    goal_reward: float = arg(default=1.0, check=number())
 
     generator_type: ClassVar[type] = MazeGenerator
     generator_needs: ClassVar[str] = "a maze generator"

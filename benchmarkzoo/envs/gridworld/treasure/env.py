@@ -24,7 +24,7 @@ class TreasureConfig(EnvConfig):
 
     generator: str | Generator = "treasure/seabed"
     generator_kwargs: dict[str, Any] | None = None
-    scenario_seed: int | None = arg(None, integer(0, optional=True))
+    scenario_seed: int | None = arg(default=None, check=integer(0, optional=True))
 
     generator_type: ClassVar[type] = TreasureGenerator
     generator_needs: ClassVar[str] = "a treasure generator"

@@ -27,7 +27,7 @@ class CombatConfig(EnvConfig):
 
     generator: str | Generator = "combat/random"
     generator_kwargs: dict[str, Any] | None = None
-    illegal_actions: str = arg("stop", one_of(ILLEGAL_ACTION_MODES))
+    illegal_actions: str = arg(default="stop", check=one_of(ILLEGAL_ACTION_MODES))
 
     generator_type: ClassVar[tuple[type, ...]] = (LineupGenerator, RandomCombatGenerator)
     generator_needs: ClassVar[str] = "a combat generator ('combat/lineup' or 'combat/random')"

@@ -25,8 +25,8 @@ class ForagingConfig(EnvConfig):
 
     generator: str | Generator = "foraging/random"
     generator_kwargs: dict[str, Any] | None = None
-    view_radius: int = arg(2, integer(1, 8))
-    load_penalty: float = arg(0.0, number(0.0, expected="a finite number >= 0"))
+    view_radius: int = arg(default=2, check=integer(1, 8))
+    load_penalty: float = arg(default=0.0, check=number(0.0, expected="a finite number >= 0"))
 
     generator_type: ClassVar[type] = ForagingGenerator
     generator_needs: ClassVar[str] = "a Foraging generator"

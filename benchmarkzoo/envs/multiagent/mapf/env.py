@@ -40,9 +40,9 @@ class MapfConfig(EnvConfig):
 
     generator: str | Generator = "mapf/obstacles"
     generator_kwargs: dict[str, Any] | None = None
-    view_radius: int = arg(5, integer(1, 16))
-    step_reward: float = arg(-0.01, number())
-    goal_reward: float = arg(1.0, number())
+    view_radius: int = arg(default=5, check=integer(1, 16))
+    step_reward: float = arg(default=-0.01, check=number())
+    goal_reward: float = arg(default=1.0, check=number())
 
     generator_type: ClassVar[type] = MapfGenerator
     generator_needs: ClassVar[str] = "a MAPF generator"

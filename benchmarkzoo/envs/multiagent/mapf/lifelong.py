@@ -26,7 +26,7 @@ class LifelongMapfConfig(MapfConfig):
     """The arguments of MAPF-Lifelong-v0 (both forms): MAPF-v0's, with a lifelong generator and no step cost."""
 
     generator: str | Generator = "mapf/lifelong"
-    step_reward: float = arg(0.0, number())
+    step_reward: float = arg(default=0.0, check=number())
 
     generator_type: ClassVar[type] = LifelongMapfGenerator
     generator_needs: ClassVar[str] = "a lifelong MAPF generator"

@@ -30,19 +30,19 @@ class NavigationConfig(EnvConfig):
 
     generator: str | Generator = "navigation/uniform"
     generator_kwargs: dict[str, Any] | None = None
-    dynamics: str = arg("holonomic", one_of(sim.DYNAMICS))
-    dt: float = arg(0.1, number(0.0, 1.0, open_low=True))
-    max_accel: float = arg(2.0, number(0.0, 100.0, open_low=True))
-    max_speed: float = arg(1.0, number(0.0, 100.0, open_low=True))
-    max_turn_rate: float = arg(2.0, number(0.0, 100.0, open_low=True))
+    dynamics: str = arg(default="holonomic", check=one_of(sim.DYNAMICS))
+    dt: float = arg(default=0.1, check=number(0.0, 1.0, open_low=True))
+    max_accel: float = arg(default=2.0, check=number(0.0, 100.0, open_low=True))
+    max_speed: float = arg(default=1.0, check=number(0.0, 100.0, open_low=True))
+    max_turn_rate: float = arg(default=2.0, check=number(0.0, 100.0, open_low=True))
     goal_radius: float = 0.1  # checked against the generator's arena in sim_params
-    num_neighbours: int = arg(4, integer(0, 64))
-    num_obstacles_seen: int = arg(4, integer(0, 64))
-    safety_filter: bool | None = arg(None, SAFETY_FILTER)
-    safety_gamma: float = arg(0.5, number(0.0, 1.0, open_low=True))
-    progress_reward: float = arg(1.0, number(-1e6, 1e6))
-    goal_reward: float = arg(1.0, number(-1e6, 1e6))
-    collision_penalty: float = arg(0.5, number(-1e6, 1e6))
+    num_neighbours: int = arg(default=4, check=integer(0, 64))
+    num_obstacles_seen: int = arg(default=4, check=integer(0, 64))
+    safety_filter: bool | None = arg(default=None, check=SAFETY_FILTER)
+    safety_gamma: float = arg(default=0.5, check=number(0.0, 1.0, open_low=True))
+    progress_reward: float = arg(default=1.0, check=number(-1e6, 1e6))
+    goal_reward: float = arg(default=1.0, check=number(-1e6, 1e6))
+    collision_penalty: float = arg(default=0.5, check=number(-1e6, 1e6))
 
     generator_type: ClassVar[type] = UniformGenerator
     generator_needs: ClassVar[str] = "a navigation generator"

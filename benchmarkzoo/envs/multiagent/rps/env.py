@@ -35,7 +35,7 @@ class RPSPopulationConfig(EnvConfig):
 
     generator: str | Generator = "rps/population"
     generator_kwargs: dict[str, Any] | None = None
-    history: int = arg(5, integer(1, 64))
+    history: int = arg(default=5, check=integer(1, 64))
 
     generator_type: ClassVar[type] = RPSPopulationGenerator
     generator_needs: ClassVar[str] = "an RPS population generator"

@@ -38,8 +38,8 @@ class PandaConfig(EnvConfig):
 
     generator: str | Generator = "panda/reach"
     generator_kwargs: dict[str, Any] | None = None
-    reward_type: str = arg("sparse", one_of(rewards.REWARD_TYPES))
-    control: str = arg("ee", one_of(CONTROLS))
+    reward_type: str = arg(default="sparse", check=one_of(rewards.REWARD_TYPES))
+    control: str = arg(default="ee", check=one_of(CONTROLS))
 
     generator_type: ClassVar[type] = PandaGenerator
     generator_needs: ClassVar[str] = "a Panda generator"
