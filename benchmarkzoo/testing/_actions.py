@@ -27,7 +27,7 @@ def invalid_actions(space: spaces.Space) -> list[tuple[str, Any]]:
     elif isinstance(space, spaces.Box):
         sample = np.zeros(space.shape, dtype=space.dtype)
         sample = np.clip(sample, space.low, space.high).astype(space.dtype)
-        if space.dtype.kind == "f":
+        if space.dtype is not None and space.dtype.kind == "f":
             nan = sample.copy()
             nan.flat[0] = np.nan
             candidates.append(("NaN", nan))

@@ -39,7 +39,7 @@ def _env_factory(env_or_id: str | gym.Env | Callable[[], gym.Env], **make_kwargs
 
 
 def _id_factory(env_id: str, make_kwargs: dict[str, Any]) -> Callable[[], gym.Env]:
-    """benchmarkzoo's ``make`` for its own ids (it names a missing extra), else ``gymnasium.make``."""
+    """The ``make`` of benchmarkzoo for its own ids (it names a missing extra), else ``gymnasium.make``."""
     from benchmarkzoo.core.errors import UnknownEnvError
     from benchmarkzoo.registration import make, spec
 

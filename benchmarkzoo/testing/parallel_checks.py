@@ -154,7 +154,7 @@ def _check_refusals(env_fn: Callable[[], Any], seed: int) -> None:
     env.reset(seed=seed)
     valid = {agent: env.action_space(agent).sample() for agent in env.agents}
     first_agent = env.agents[0]
-    refusals = [
+    refusals: list[tuple[type[Exception], str, dict[str, Any]]] = [
         (
             InvalidAgentError,
             "an action for an unknown agent 'no_such_agent'",

@@ -93,7 +93,11 @@ def check_parallel_vector_matches_single(
         for i, par in enumerate(pars):
             p_obs, p_infos = par.reset(seed=seed + i)
             n = len(p_obs)
-            zeros = ({a: 0.0 for a in p_obs}, {a: False for a in p_obs}, {a: False for a in p_obs})
+            zeros: tuple[dict[str, Any], ...] = (
+                {a: 0.0 for a in p_obs},
+                {a: False for a in p_obs},
+                {a: False for a in p_obs},
+            )
             vec_out = (
                 obs,
                 np.zeros(infos["present"].shape),
@@ -109,8 +113,8 @@ def check_parallel_vector_matches_single(
         for t in range(steps):
             if mode == AutoresetMode.DISABLED and ended.any():
                 vec.reset(options={"reset_mask": ended.copy()})
-                for i in np.flatnonzero(ended):
-                    pars[i].reset()
+                for world in np.flatnonzero(ended):
+                    pars[world].reset()
                 ended[:] = False
             actions = vec.action_space.sample()
             out = vec.step(actions)

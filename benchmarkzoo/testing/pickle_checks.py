@@ -23,7 +23,7 @@ def check_pickle(
 
     The original and its ``pickle`` and ``cloudpickle`` copies take the same ``steps_after``
     actions, with unseeded resets at episode ends, and every output is compared exactly. Works
-    for Gymnasium envs and PettingZoo ``ParallelEnv``\\ s.
+    for Gymnasium envs and PettingZoo ``ParallelEnv`` envs.
 
     By default all three are first reset with ``seed + 1``: a copy must be the same env, as
     Gymnasium's ``EzPickle`` envs (mpe2's among them), which rebuild from their constructor

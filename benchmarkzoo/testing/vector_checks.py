@@ -96,7 +96,8 @@ class VectorRewardSyncVectorEnv(SyncVectorEnv):
 
     def __init__(self, env_fns: list[Callable[[], gym.Env]], **kwargs: Any):
         super().__init__(env_fns, **kwargs)
-        self.reward_space = self.envs[0].unwrapped.reward_space
+        # a multi-objective env's reward_space is MO-Gymnasium's addition, unknown to gymnasium.Env's type
+        self.reward_space = self.envs[0].unwrapped.reward_space  # type: ignore[attr-defined]
         self._rewards = np.zeros((self.num_envs, *self.reward_space.shape), dtype=self.reward_space.dtype)
 
 
@@ -115,7 +116,8 @@ def _reference(env_id: str, backend: str, num_envs: int, mode: AutoresetMode, ma
     if mode == AutoresetMode.NEXT_STEP:
         from mo_gymnasium.wrappers.vector import MOSyncVectorEnv
 
-        return MOSyncVectorEnv(env_fns)
+        # MO-Gymnasium annotates env_fns as an Iterator; it is SyncVectorEnv's sequence of callables
+        return MOSyncVectorEnv(env_fns)  # type: ignore[arg-type]
     return VectorRewardSyncVectorEnv(env_fns, autoreset_mode=mode)
 
 

@@ -25,7 +25,7 @@ from benchmarkzoo.vector.core import VECTOR_RESET_OPTIONS, VectorCore, refuse_cl
 __all__ = ["VECTOR_RESET_OPTIONS", "NativeVectorEnv", "merge_info", "refuse_closed", "world_slice"]
 
 
-def world_slice(tree: Any, index: int) -> Any:
+def world_slice(tree: Any, index: int | np.integer) -> Any:
     """World ``index`` of a batched observation (array, or dict/tuple of arrays), copied."""
     if isinstance(tree, dict):
         return {k: world_slice(v, index) for k, v in tree.items()}

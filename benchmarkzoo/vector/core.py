@@ -37,7 +37,7 @@ def refuse_closed(env_id: str, method: str) -> None:
 
 
 def _is_positive_int(value: Any) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool) and value >= 1
+    return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 1)
 
 
 def check_reset_mask(env_id: str, mask: Any, num_envs: int, has_reset: bool) -> np.ndarray:
@@ -61,7 +61,9 @@ class VectorCore(ConfiguredView):
     it sets ``sim`` (the simulator module) to use the default :meth:`_load_worlds`.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    # An instance attribute, as Gymnasium's ``VectorEnv`` declares it: the constructor sets the autoreset mode in it.
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    closed: bool  # set by the vector base (Gymnasium's ``VectorEnv.closed`` for the single-agent one)
     #: The keys ``reset(options=...)`` reads; any other key is refused.
     reset_options: ClassVar[tuple[str, ...]] = VECTOR_RESET_OPTIONS
     #: The autoreset modes the base implements.

@@ -67,7 +67,7 @@ def any_agent(flags: np.ndarray) -> np.ndarray:
     """
     worlds, agents = flags.shape
     if not 0 < agents <= COLUMN_OR_MAX_AGENTS or worlds < COLUMN_OR_MIN_WORLDS:
-        return flags.any(axis=1)
+        return flags.any(axis=1)  # type: ignore[return-value]  # with an axis it is an array; numpy's stubs say bool too
     out = flags[:, 0].copy()
     for j in range(1, agents):
         np.logical_or(out, flags[:, j], out=out)
@@ -182,6 +182,7 @@ class NativeMultiAgentVectorEnv(VectorCore):
         # on most steps no world reaches the limit and no agent terminates: skip the (B, N) work then
         stopping = at_limit is not None and bool(at_limit.any())
         if stopping:
+            assert at_limit is not None  # for the type checker: stopping implies a limit
             # every agent that acted on a world's last step is truncated, one terminating on it too
             # (ParallelEnvView._end_step): then all of a world's agents are truncated on that step
             truncated = acting & at_limit[:, None]

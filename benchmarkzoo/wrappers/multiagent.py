@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers.base_parallel import BaseParallelWrapper
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import InvalidWeightsError
 
@@ -144,6 +145,7 @@ class LinearScalarization(BaseParallelWrapper):
             )
         return super().__getattr__(name)
 
+    @override
     def step(self, actions: dict[str, Any]):
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
         scalar = {}
@@ -189,15 +191,18 @@ class LinearScalarizationVector:
         return getattr(self.env, name)
 
     def reset(self, **kwargs: Any):
+        """The wrapped env's reset (its observations and infos are unchanged)."""
         return self.env.reset(**kwargs)
 
     def step(self, actions: Any):
+        """Step the wrapped env; rewards become ``(B, N)`` weighted sums, the ``(B, N, k)`` ones go to the infos."""
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
         infos["vector_reward"] = rewards
         infos["_vector_reward"] = np.ones(rewards.shape[0], dtype=bool)
         return observations, scalarize(rewards, self._matrix), terminations, truncations, infos
 
     def close(self, **kwargs: Any) -> None:
+        """Close the wrapped env."""
         self.env.close(**kwargs)
 
     def __enter__(self) -> LinearScalarizationVector:
