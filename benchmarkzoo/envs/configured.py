@@ -30,6 +30,11 @@ class ConfiguredView(SpecNamed):
     """
 
     config_type: ClassVar[type[EnvConfig] | None] = None
+    # What _configure sets (a view narrows their types where it reads its own config's fields)
+    config: EnvConfig
+    generator: Any  # the env's Generator subclass (a view with no config_type may keep its own kind)
+    params: Any  # the simulator's frozen Params dataclass (each simulator has its own)
+    __signature__: ClassVar[inspect.Signature]  # set at class creation from the config's fields
     #: The base's own parameters before the config's fields (``num_envs`` for the vector bases).
     _leading_parameters: ClassVar[tuple[inspect.Parameter, ...]] = ()
 
@@ -38,7 +43,8 @@ class ConfiguredView(SpecNamed):
         if cls.config_type is not None:
             cls.__signature__ = config_signature(cls.config_type, cls._leading_parameters, cls._trailing_parameters())
             if "__init__" not in cls.__dict__:
-                cls.__init__ = cls._configured_init
+                # installed on the class being created; mypy refuses any assignment to a method
+                cls.__init__ = cls._configured_init  # type: ignore[method-assign, assignment]
 
     @classmethod
     def _trailing_parameters(cls) -> tuple[inspect.Parameter, ...]:
@@ -56,10 +62,13 @@ class ConfiguredView(SpecNamed):
             the base's own arguments (those outside the config), bound with their defaults.
         """
         cls = type(self)
+        config_type = cls.config_type
+        if config_type is None:  # _configured_init is installed only with a config_type
+            raise TypeError(f"{cls.__name__} has no config_type to bind its arguments to.")
         bound = bind_arguments(cls.__name__, cls.__signature__, args, kwargs)
-        fields = {p.name: bound.pop(p.name) for p in cls.config_type.parameters()}
+        fields = {p.name: bound.pop(p.name) for p in config_type.parameters()}
         self.base_arguments = bound
-        config = cls.config_type(**fields)
+        config = config_type(**fields)
         generator = config.make_generator(registered_id(cls))
         self.env_id = registered_id(cls, config, generator)
         self.config = config.checked(self.env_id)

@@ -69,7 +69,7 @@ def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool) 
     return True
 
 
-def registered_id(cls: type, config: Any = None, generator: Any = None) -> str:
+def registered_id(cls: type[SpecNamed], config: Any = None, generator: Any = None) -> str:
     """The id an instance of ``cls`` made with ``config`` and ``generator`` names (see the module docstring)."""
     from benchmarkzoo.registration import registered_so_far
 

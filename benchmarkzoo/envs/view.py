@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
@@ -51,7 +52,9 @@ class SingleAgentEnvView(ConfiguredView, gym.Env):
     :meth:`_close_sim` when they hold a simulator process or connection.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    # An instance attribute, as gymnasium.Env declares it (a wrapper or an env may replace it per instance).
+    metadata: dict[str, Any] = {"render_modes": []}
+    state: Any  # the simulator state :meth:`_load` sets (what the default :meth:`_render_frame` draws)
     #: The keys ``reset(options=...)`` reads; any other key is refused.
     reset_options: ClassVar[tuple[str, ...]] = ("scenario",)
 
@@ -109,12 +112,13 @@ class SingleAgentEnvView(ConfiguredView, gym.Env):
 
     # ---- the Gymnasium API ----------------------------------------------------------------------
 
+    @override
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         if self._phase == CLOSED:
             self._refuse_closed("reset")
-        options = check_options(self.env_id, options, self.reset_options)
+        checked = check_options(self.env_id, options, self.reset_options)
         super().reset(seed=check_seed(self.env_id, seed))
-        scenario = options.get("scenario")
+        scenario = checked.get("scenario")
         scenario = self._draw_scenario() if scenario is None else self._check_scenario(scenario)
         self._phase = NEEDS_RESET  # until the load succeeds (a simulator may fail to start)
         observation, info = self._load(scenario)
@@ -123,6 +127,7 @@ class SingleAgentEnvView(ConfiguredView, gym.Env):
             self.render()
         return observation, info
 
+    @override
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
         if self._phase != RUNNING:
             self._refuse_step()
@@ -133,6 +138,7 @@ class SingleAgentEnvView(ConfiguredView, gym.Env):
             self.render()
         return result
 
+    @override
     def render(self) -> Any:
         if self.render_mode is None:
             gym.logger.warn(
@@ -145,6 +151,7 @@ class SingleAgentEnvView(ConfiguredView, gym.Env):
             raise ResetNeededError(f"{self.env_id}: call reset() before render().")
         return self._render_frame()
 
+    @override
     def close(self) -> None:
         """Release the renderer and the simulator; safe to call twice. The env refuses every call after it."""
         if self._phase == CLOSED:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from pettingzoo import ParallelEnv
+from typing_extensions import override
 
 from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.errors import ClosedEnvError, ResetNeededError
@@ -36,7 +37,7 @@ def _refusing_when_closed(step: Callable[..., Any]) -> Callable[..., Any]:
             self._refuse_closed("step")
         return step(self, actions)
 
-    guarded.refuses_closed = True
+    guarded.refuses_closed = True  # type: ignore[attr-defined]  # a marker on the function, read in __init_subclass__
     return guarded
 
 
@@ -49,7 +50,7 @@ def _refusing_before_reset(step: Callable[..., Any]) -> Callable[..., Any]:
             self._refuse_step()
         return step(self, actions)
 
-    guarded.refuses_closed = True
+    guarded.refuses_closed = True  # type: ignore[attr-defined]  # a marker on the function, read in __init_subclass__
     return guarded
 
 
@@ -118,6 +119,7 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
     #: The simulator module of the default :meth:`_load` (``load(state, world, scenario, params)``).
     sim: Any = None
 
+    @override
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
         """Reseed, choose the scenario, load it and return every agent's first observation and info."""
         self._load(self._next_scenario(seed, options, self._check_scenario))
@@ -148,10 +150,12 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
             f"{self.env_id}: every {self.agent_noun} has finished; call reset() to start a new episode."
         )
 
+    @override
     def observation_space(self, agent: str) -> Any:
         """Every agent's observation space: one object, as PettingZoo requires."""
         return self._observation_space
 
+    @override
     def action_space(self, agent: str) -> Any:
         """Every agent's action space: one object, so seeding it seeds every agent's samples."""
         return self._action_space
@@ -161,10 +165,10 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
         if self._closed:
             self._refuse_closed("reset")
         seed = check_seed(self.env_id, seed)
-        options = check_options(self.env_id, options, self.reset_options, near_misses_only=True)
+        checked = check_options(self.env_id, options, self.reset_options, near_misses_only=True)
         if seed is not None or self._rng is None:
             self._rng = np_random(seed)
-        scenario = (options or {}).get("scenario")
+        scenario = checked.get("scenario")
         self.scenario = check(scenario) if scenario is not None else self.generator(self._rng)
         return self.scenario
 
@@ -220,6 +224,7 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
     def _make_renderer(self) -> Any:
         raise NotImplementedError
 
+    @override
     def render(self) -> np.ndarray | None:
         if self.render_mode is None:
             gym.logger.warn(f"{self.env_id}: render() called without a render_mode; pass render_mode='rgb_array'.")
@@ -232,6 +237,7 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
             self._renderer = self._make_renderer()
         return self._renderer.draw(self.sim_state, 0)
 
+    @override
     def close(self) -> None:
         """Release the renderer; safe to call twice. The env refuses ``reset``, ``step`` and ``render`` after it."""
         if self._renderer is not None:
