@@ -50,6 +50,7 @@ class ShortestPathPolicy:
         return best
 
     def __call__(self, env) -> int | np.ndarray:
+        """The action for ``env``'s current state: an int, or ``(num_envs,)`` int64 for a native vector env."""
         env = getattr(env, "unwrapped", env)
         if hasattr(env, "scenarios"):  # the native vector env
             return np.array([self.act_world(s, env.state.pos[i]) for i, s in enumerate(env.scenarios)], dtype=np.int64)

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, integer, number
 from benchmarkzoo.core.errors import ScenarioError
@@ -31,10 +32,12 @@ class MazeConfig(EnvConfig):
     generator_needs: ClassVar[str] = "a maze generator"
     time_limit: ClassVar[int] = 200
 
+    @override
     def sim_params(self, generator: MazeGenerator, env_id: str) -> sim.Params:
         height, width = generator.shape
         return sim.Params(height, width, self.view_radius, self.step_reward, self.goal_reward)
 
+    @override
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MazeScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` is a maze of this env's size."""
         if not isinstance(scenario, MazeScenario) or scenario.shape != (params.height, params.width):
@@ -142,13 +145,14 @@ class MazeEnv(SingleAgentEnvView):
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 8}
     config_type = MazeConfig
+    params: sim.Params
+    _episode: sim.Episode  # the episode's fixed observation parts, set by _load
 
     def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)
         rewards = (self.params.step_reward, self.params.goal_reward)
         self.reward_range = (min(rewards), max(rewards))
         self.state = sim.init_state(self.params, 1)
-        self._episode: sim.Episode | None = None
 
     def _load(self, scenario: MazeScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         self.scenario = scenario

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -79,6 +80,7 @@ class MazeGenerator(Generator):
     def _walls(self, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
+    @override
     def __call__(self, rng: np.random.Generator) -> MazeScenario:
         for _ in range(MAX_REDRAWS):
             walls = self._walls(rng)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 import numpy as np
 
 from benchmarkzoo.core.rendering import PygameCanvas
@@ -12,7 +14,11 @@ WALL, FLOOR, FOG = (40, 44, 52), (236, 236, 228), (200, 200, 190)
 GOAL, AGENT = (46, 160, 67), (214, 69, 65)
 
 
-class MazeRenderer(PygameCanvas):
+#: The state a renderer draws: Maze's, or a variant's that extends it.
+StateT = TypeVar("StateT", bound=State)
+
+
+class MazeRenderer(PygameCanvas, Generic[StateT]):
     """Draws world ``i`` of a :class:`State`: walls, the agent's view window, goal and agent."""
 
     caption = "Maze"  # the window title (subclasses name their own env)
@@ -21,12 +27,12 @@ class MazeRenderer(PygameCanvas):
         super().__init__(params.width * CELL, params.height * CELL, render_mode, fps, self.caption)
         self.params = params
 
-    def draw(self, state: State, world: int) -> np.ndarray | None:
+    def draw(self, state: StateT, world: int) -> np.ndarray | None:
         """Paint world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
         self.paint(state, world)
         return self.present()
 
-    def paint(self, state: State, world: int) -> None:
+    def paint(self, state: StateT, world: int) -> None:
         """Paint world ``world`` onto the screen surface (subclasses paint more on top)."""
         pg, p, r = self.pygame, self.params, self.params.view_radius
         walls = state.walls[world, r : r + p.height, r : r + p.width]

@@ -43,6 +43,7 @@ class Params:
 
     @property
     def view_size(self) -> int:
+        """The side of the square view, ``2 * view_radius + 1`` cells."""
         return 2 * self.view_radius + 1
 
     @property
@@ -137,7 +138,9 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     """Move every agent one cell (walls block); advances ``state`` in place.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
         actions: ``(B,)`` int64 in ``0..3`` (up, right, down, left), already validated.
+        params: the simulator's parameters (the rewards, the padding of the walls).
 
     Returns:
         rewards: ``(B,)`` float64.
@@ -184,6 +187,7 @@ def mark_in_view(channel: np.ndarray, offset: np.ndarray, params: Params, where:
     Args:
         channel: ``(B, V * V)`` float32 view channel (a view into the observation), written in place.
         offset: ``(B, 2)`` int64, the marked cell minus the agent's position.
+        params: the simulator's parameters (the view's radius and size).
         where: ``(B,)`` bool, only these worlds (default all).
     """
     r, size = params.view_radius, params.view_size

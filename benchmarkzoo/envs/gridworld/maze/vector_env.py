@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_batch
@@ -22,6 +23,7 @@ class MazeVectorEnv(NativeVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
     config_type = MazeConfig
+    single_action_space: spaces.Discrete
     # The maze-family variant's pieces; MazeKeysVectorEnv swaps them and keeps everything else.
     sim = sim
     build_spaces = staticmethod(build_spaces)

@@ -67,6 +67,7 @@ class KeyDoorPlanner:
         return best
 
     def __call__(self, env) -> int | np.ndarray:
+        """The action for ``env``'s current state: an int, or ``(num_envs,)`` int64 for a native vector env."""
         env = getattr(env, "unwrapped", env)
         state = env.state
         if hasattr(env, "scenarios"):  # the native vector env

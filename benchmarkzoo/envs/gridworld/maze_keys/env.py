@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
@@ -30,6 +31,7 @@ class MazeKeysConfig(MazeConfig):
     generator_needs: ClassVar[str] = "a key-and-door generator"
     time_limit: ClassVar[int] = 300
 
+    @override
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MazeKeysScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` is a key-and-door maze of this env's size."""
         if not isinstance(scenario, MazeKeysScenario) or scenario.shape != (params.height, params.width):

@@ -10,6 +10,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.envs.gridworld.maze.generator import MAX_REDRAWS, MazeGenerator, MazeScenario
@@ -111,9 +112,10 @@ class KeyDoorGenerator(Generator):
             raise GeneratorArgumentError(f"maze must be the name of a registered maze generator; got {maze!r}.")
         self.maze = maze
         self.maze_kwargs = dict(maze_kwargs or {})
-        self._maze = make_generator(maze, self.maze_kwargs)
-        if not isinstance(self._maze, MazeGenerator):
+        maze_generator = make_generator(maze, self.maze_kwargs)
+        if not isinstance(maze_generator, MazeGenerator):
             raise GeneratorArgumentError(f"maze must name a maze generator such as 'maze/dfs'; got {maze!r}.")
+        self._maze = maze_generator
         if self._maze.min_goal_distance < 2:
             raise GeneratorArgumentError(
                 f"maze_kwargs['min_goal_distance'] must be an integer in [2, {self._maze.height * self._maze.width}]: "
@@ -125,6 +127,7 @@ class KeyDoorGenerator(Generator):
         """``(height, width)`` of every map this generator draws."""
         return self._maze.shape
 
+    @override
     def __call__(self, rng: np.random.Generator) -> MazeKeysScenario:
         for _ in range(MAX_REDRAWS):
             base = self._maze(rng)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from typing_extensions import override
+
 from benchmarkzoo.envs.gridworld.maze.render import CELL, MazeRenderer
 from benchmarkzoo.envs.gridworld.maze_keys.sim import State
 
 KEY, DOOR = (230, 180, 30), (140, 90, 40)
 
 
-class MazeKeysRenderer(MazeRenderer):
+class MazeKeysRenderer(MazeRenderer[State]):
     """Draws world ``i``: the locked door as a brown block, the key (until picked up) as a gold diamond."""
 
     caption = "MazeKeys"
 
+    @override
     def paint(self, state: State, world: int) -> None:
         super().paint(state, world)
         pg = self.pygame

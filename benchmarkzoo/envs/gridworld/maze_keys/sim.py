@@ -25,7 +25,7 @@ CHANNELS = ("wall", "goal", "key", "door")
 
 @dataclasses.dataclass(kw_only=True)
 class State(maze_sim.State):
-    """Mutable state of ``B`` worlds: the Maze state plus
+    """Mutable state of ``B`` worlds: the Maze state plus the key and door below.
 
     Attributes:
         key: ``(B, 2)`` int64, the key's ``(row, col)``.
@@ -69,7 +69,9 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     picks it up (the door is open from then on).
 
     Args:
+        state: the ``B`` worlds, advanced in place.
         actions: ``(B,)`` int64 in ``0..3`` (up, right, down, left), already validated.
+        params: the simulator's parameters (the rewards, the padding of the walls).
 
     Returns:
         rewards: ``(B,)`` float64; reached: ``(B,)`` bool, the agent stands on its goal.

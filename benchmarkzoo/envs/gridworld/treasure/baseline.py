@@ -74,7 +74,8 @@ class LinearWeightPlanner:
                 walls = np.array(scenario.rock)  # other treasures end the episode: route around them
                 others = np.delete(scenario.treasure_pos, k, axis=0)
                 walls[others[:, 0], others[:, 1]] = True
-                dist = bfs_distances(walls, tuple(int(x) for x in scenario.treasure_pos[k]))
+                row, col = scenario.treasure_pos[k]
+                dist = bfs_distances(walls, (int(row), int(col)))
             plan = (k, dist)
             self._plans[key] = plan
             if len(self._plans) > self.cache_size:
@@ -96,6 +97,7 @@ class LinearWeightPlanner:
         return best
 
     def __call__(self, env) -> int | np.ndarray:
+        """The action for ``env``'s current state: an int, or ``(num_envs,)`` int64 for a native vector env."""
         outer_spec = getattr(env, "spec", None)  # the unwrapped env's spec has no time limit
         env = getattr(env, "unwrapped", env)
         if hasattr(env, "scenarios"):  # the native vector env

@@ -9,20 +9,23 @@ episode shorter than the step limit found a treasure.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from benchmarkzoo.core.bounds import Objective, Outcome, OutcomeBounds, Range, Rule, close, constructor_kwargs
 from benchmarkzoo.envs.gridworld.treasure import sim
+from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator
 
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
+    """The bounds of an MO-Treasure-v0 task made with ``kwargs`` and a limit of ``max_steps``."""
     from benchmarkzoo.envs.gridworld.treasure.env import TreasureEnv
     from benchmarkzoo.registration import make_generator
 
     kw = constructor_kwargs(TreasureEnv, kwargs)
-    max_value = float(np.float32(make_generator(kw["generator"], kw["generator_kwargs"]).max_value))
+    generator = cast(TreasureGenerator, make_generator(kw["generator"], kw["generator_kwargs"]))  # the env's kind
+    max_value = float(np.float32(generator.max_value))
 
     def broken(o: Outcome) -> str | None:
         value, time = float(o.returns[0, 0]), float(o.returns[0, 1])

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, integer
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
@@ -30,10 +31,12 @@ class TreasureConfig(EnvConfig):
     generator_needs: ClassVar[str] = "a treasure generator"
     time_limit: ClassVar[int] = 100
 
+    @override
     def sim_params(self, generator: TreasureGenerator, env_id: str) -> sim.Params:
         height, width = generator.shape
         return sim.Params(height, width)
 
+    @override
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> TreasureScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` is a sea of this env's size and value range."""
         if not isinstance(scenario, TreasureScenario) or scenario.shape != (params.height, params.width):
@@ -155,12 +158,18 @@ class TreasureEnv(SingleAgentEnvView):
     ((10, 2), [-1.0, -3.0, -5.0])
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
     config_type = TreasureConfig
+    config: TreasureConfig
+    generator: TreasureGenerator
+    params: sim.Params
 
     def _setup(self) -> None:
         self.scenario_seed = self.config.scenario_seed
-        self._fixed = None if self.scenario_seed is None else self.generator.sample(self.scenario_seed)
+        # Generator.sample is typed by the base's Scenario; a treasure generator's are TreasureScenarios
+        self._fixed = (
+            None if self.scenario_seed is None else cast(TreasureScenario, self.generator.sample(self.scenario_seed))
+        )
         self.observation_space, self.action_space, self.reward_space = build_spaces(
             self.params, self.generator.max_value
         )
@@ -217,5 +226,6 @@ class TreasureEnv(SingleAgentEnvView):
         if self._renderer is None:
             from benchmarkzoo.envs.gridworld.treasure.render import TreasureRenderer
 
+            assert self.render_mode is not None  # render() draws only with a render_mode
             self._renderer = TreasureRenderer(self.params, self.render_mode, self.metadata["render_fps"])
         return self._renderer.draw(self.scenario, int(self.state.pos[0]))

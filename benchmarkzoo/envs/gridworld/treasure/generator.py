@@ -8,9 +8,11 @@ reached without crossing another one.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -112,6 +114,7 @@ class TreasureScenario(Scenario):
 
     @property
     def num_treasures(self) -> int:
+        """The number of treasures on the map."""
         return len(self.treasure_value)
 
 
@@ -155,6 +158,11 @@ class TreasureGenerator(Generator):
     def shape(self) -> tuple[int, int]:
         """``(height, width)`` of every map this generator draws."""
         return (self.height, self.width)
+
+    @override
+    @abc.abstractmethod
+    def __call__(self, rng: np.random.Generator) -> TreasureScenario:
+        """Draw one sea; deterministic in the state of ``rng``."""
 
 
 class SeabedGenerator(TreasureGenerator):
@@ -228,6 +236,7 @@ class SeabedGenerator(TreasureGenerator):
             level = min(max(level + int(steps[c]), 1), self.height - 1)
         return depth
 
+    @override
     def __call__(self, rng: np.random.Generator) -> TreasureScenario:
         depth = self._depth(rng)
         columns = np.sort(rng.choice(self.width, size=self.num_treasures, replace=False))
@@ -261,6 +270,7 @@ class ClassicGenerator(TreasureGenerator):
         super().__init__(11, 11, max(CLASSIC_VALUES[variant]))
         self.variant = variant
 
+    @override
     def __call__(self, rng: np.random.Generator) -> TreasureScenario:
         values = CLASSIC_VALUES[self.variant]
         return seabed_scenario(np.array(CLASSIC_DEPTH), np.arange(len(values)), np.array(values), 11, 0)

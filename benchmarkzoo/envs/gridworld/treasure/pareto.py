@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureScenario
 
@@ -52,7 +53,7 @@ def treasure_distances(scenario: TreasureScenario) -> np.ndarray:
     return np.array([dist[r * width + c] for r, c in scenario.treasure_pos.tolist()], dtype=np.int64)
 
 
-def discounted_returns(values: np.ndarray, steps: np.ndarray, gamma: float) -> np.ndarray:
+def discounted_returns(values: ArrayLike, steps: ArrayLike, gamma: float) -> np.ndarray:
     """Returns of reaching treasures worth ``values`` on step ``steps`` (``>= 1``).
 
     The value is paid on the last step, the ``-1`` time penalty on every step:

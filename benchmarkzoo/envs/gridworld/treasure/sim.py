@@ -37,6 +37,7 @@ class Params:
 
     @property
     def num_cells(self) -> int:
+        """The map's number of cells, ``height * width``."""
         return self.height * self.width
 
 
@@ -136,6 +137,7 @@ def step(state: State, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Move every submarine one step; advances ``state.pos`` in place.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
         actions: ``(B,)`` int64 in ``0..3`` (up, right, down, left), already validated.
 
     Returns:

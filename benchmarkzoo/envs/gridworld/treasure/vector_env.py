@@ -9,15 +9,17 @@ float32 rewards, and zero rewards for worlds that autoreset on this step.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, cast
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import ResetNeededError
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
 from benchmarkzoo.envs.gridworld.treasure.env import TreasureConfig, build_spaces
+from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator, TreasureScenario
 from benchmarkzoo.vector.base import NativeVectorEnv
 
 
@@ -29,16 +31,23 @@ class TreasureVectorEnv(NativeVectorEnv):
     bit. Rewards are ``(num_envs, 2)`` float32; ``reward_space`` is the single world's.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata = {
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": ["rgb_array"],
         "render_fps": 4,
     }
     config_type = TreasureConfig
+    config: TreasureConfig
+    generator: TreasureGenerator
+    params: sim.Params
+    single_action_space: spaces.Discrete
 
     def _setup(self) -> None:
         self.scenario_seed = self.config.scenario_seed
-        self._fixed = None if self.scenario_seed is None else self.generator.sample(self.scenario_seed)
+        # Generator.sample is typed by the base's Scenario; a treasure generator's are TreasureScenarios
+        self._fixed = (
+            None if self.scenario_seed is None else cast(TreasureScenario, self.generator.sample(self.scenario_seed))
+        )
         observation_space, action_space, self.reward_space = build_spaces(self.params, self.generator.max_value)
         self._set_spaces(observation_space, action_space)
         self.reward_dim = 2
@@ -74,7 +83,8 @@ class TreasureVectorEnv(NativeVectorEnv):
             raise ResetNeededError(f"{self.env_id}: call reset() before asking for a world's Pareto front.")
         return pareto.pareto_front(scenario, gamma, self.max_episode_steps)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
+    # Gymnasium types the frames as a TypeVar bound to nothing, which no concrete frame type satisfies
+    def render(self) -> tuple[np.ndarray, ...] | None:  # type: ignore[override]
         """One ``rgb_array`` frame per world."""
         if self.render_mode is None:
             return None
