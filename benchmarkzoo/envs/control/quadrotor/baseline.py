@@ -110,6 +110,7 @@ class CascadedPIDPolicy:
         return np.clip(commands.T, -1.0, 1.0).astype(np.float32)
 
     def __call__(self, env) -> np.ndarray:
+        """The motor commands for ``env``'s current state: ``(4,)`` float32, ``(num_envs, 4)`` for a vector env."""
         env = getattr(env, "unwrapped", env)
         actions = self.act(env.state, env.params)
         if hasattr(env, "scenarios"):  # the native vector env

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, number, one_of
 from benchmarkzoo.core.errors import ScenarioError
@@ -49,10 +50,12 @@ class QuadrotorConfig(EnvConfig):
     generator_needs: ClassVar[str] = "a quadrotor generator"
     time_limit: ClassVar[int] = 500
 
+    @override
     def sim_params(self, generator: QuadrotorGenerator, env_id: str) -> sim.Params:
         weights = (self.pos_weight, self.tilt_weight, self.spin_weight, self.effort_weight)
         return vehicle_params(generator, self.frame, weights, self.crash_penalty)
 
+    @override
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> QuadrotorScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` is a quadrotor scenario with start and goal in the arena."""
         if not isinstance(scenario, QuadrotorScenario):
@@ -212,8 +215,10 @@ class QuadrotorEnv(SingleAgentEnvView):
     (True, False)
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "render_fps": 50}
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 50}
     config_type = QuadrotorConfig
+    generator: QuadrotorGenerator
+    params: sim.Params
 
     def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)

@@ -79,7 +79,8 @@ def evaluate_setting(
     Args:
         max_speed: m/s, the PID's velocity limit.
         seeds: a ``range`` with step 1: world ``i`` of one native vector env plays ``seeds[i]``.
-        generator, generator_kwargs: the env's scenario generator.
+        generator: the env's scenario generator (a registered name).
+        generator_kwargs: its arguments.
         max_episode_steps: the time limit.
 
     Returns:
@@ -90,7 +91,9 @@ def evaluate_setting(
 
     if not isinstance(seeds, range) or seeds.step != 1 or len(seeds) == 0:
         raise ValueError(f"seeds must be a non-empty range with step 1; got {seeds!r}.")
-    env = MOQuadrotorVectorEnv(
+    # the constructor is built from MOQuadrotorConfig's fields at class creation (envs/configured.py);
+    # mypy sees only the base's plain one
+    env = MOQuadrotorVectorEnv(  # type: ignore[call-arg]
         num_envs=len(seeds),
         generator=generator,
         generator_kwargs=generator_kwargs,

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -281,6 +282,7 @@ class HoverGenerator(QuadrotorGenerator):
         super().__init__(**kwargs)
         self.hover_height = self._check_start_height("hover_height", hover_height)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> QuadrotorScenario:
         goal = (0.0, 0.0, self.hover_height)
         return QuadrotorScenario(**self._vehicle(rng), **self._start(rng, goal), goal=goal)
@@ -318,6 +320,7 @@ class GoalGenerator(QuadrotorGenerator):
         reach = max(self.arena_half_width - WALL_MARGIN, self.arena_height - WALL_MARGIN - self.start_height)
         self.goal_distance = self._check_range("goal_distance", goal_distance, 0.0, reach)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> QuadrotorScenario:
         vehicle = self._vehicle(rng)
         centre = (0.0, 0.0, self.start_height)

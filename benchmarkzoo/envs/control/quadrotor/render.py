@@ -46,6 +46,7 @@ class QuadrotorRenderer(PygameCanvas):
         return round(x0 + right * self.scale), round(y0 - up * self.scale)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Draw world ``world`` (three views of the vehicle) and show it (``human``) or return the frame."""
         pg, p = self.pygame, self.params
         pos = state.pos[:, world]  # (3,)
         rot = state.rot[:, :, world]  # (3, 3)

@@ -137,6 +137,7 @@ class State:
 
     @property
     def num_worlds(self) -> int:
+        """The number of worlds ``B`` in the batch."""
         return self.mass.shape[0]
 
 
@@ -166,8 +167,10 @@ class Outcome:
         return self.crashed | self.out_of_bounds
 
     def info(self, params: Params) -> dict[str, np.ndarray]:
-        """The step info: ``is_success`` (within ``success_radius`` of the goal, slower than
-        ``success_speed``), ``crashed``, ``out_of_bounds``, each ``(B,)`` bool."""
+        """The step info: ``is_success``, ``crashed``, ``out_of_bounds``, each ``(B,)`` bool.
+
+        ``is_success``: within ``success_radius`` of the goal and slower than ``success_speed``.
+        """
         success = (self.distance < params.success_radius) & (self.speed < params.success_speed)
         return {"is_success": success, "crashed": self.crashed, "out_of_bounds": self.out_of_bounds}
 
@@ -277,7 +280,9 @@ def advance(state: State, actions: np.ndarray, params: Params) -> Outcome:
     """Advance every world one control step, in place, and measure it; no reward.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
         actions: ``(B, 4)`` motor commands in ``[-1, 1]``, already validated.
+        params: the simulator's parameters.
     """
     h, g = params.h, params.gravity
     pos, vel, rot, ang_vel = state.pos, state.vel, state.rot, state.ang_vel
@@ -325,7 +330,9 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     """Advance every world one control step, in place: the scalar reward of the Quadrotor envs.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
         actions: ``(B, 4)`` motor commands in ``[-1, 1]``, already validated.
+        params: the simulator's parameters.
 
     Returns:
         rewards: ``(B,)`` float64,
@@ -357,7 +364,9 @@ def step_objectives(
     """Advance every world one control step, in place: the vector reward of ``MO-Quadrotor-v0``.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
         actions: ``(B, 4)`` motor commands in ``[-1, 1]``, already validated.
+        params: the simulator's parameters.
 
     Returns:
         rewards: ``(B, 2)`` float32, computed in float64 and rounded once:
@@ -389,8 +398,9 @@ def max_progress_per_step(params: Params) -> float:
 
 
 def reset_info(state: State, params: Params) -> dict[str, np.ndarray]:
-    """The info of freshly loaded worlds: the same keys as :func:`step`'s (a vector env whose worlds
-    all reset at once must lay out its infos as ``SyncVectorEnv`` does).
+    """The info of freshly loaded worlds: the same keys as :func:`step`'s.
+
+    A vector env whose worlds all reset at once must lay out its infos as ``SyncVectorEnv`` does.
 
     Returns:
         ``is_success`` ``(B,)`` bool, as in :func:`step`; ``crashed`` and ``out_of_bounds`` all ``False``.

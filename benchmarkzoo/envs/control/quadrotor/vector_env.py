@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -10,6 +10,7 @@ from gymnasium.vector import AutoresetMode
 from benchmarkzoo.core.spaces import check_box_batch
 from benchmarkzoo.envs.control.quadrotor import sim
 from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, build_spaces
+from benchmarkzoo.envs.control.quadrotor.generator import QuadrotorGenerator
 from benchmarkzoo.vector.base import NativeVectorEnv
 
 
@@ -20,12 +21,14 @@ class QuadrotorVectorEnv(NativeVectorEnv):
     autoreset, so rollouts equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata = {
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": ["rgb_array"],
         "render_fps": 50,
     }
     config_type = QuadrotorConfig
+    generator: QuadrotorGenerator
+    params: sim.Params
 
     def _setup(self) -> None:
         self._set_spaces(*build_spaces(self.params))
