@@ -17,7 +17,7 @@ A view states only what is its own (its simulator, spaces, rewards, infos) in th
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -179,7 +179,7 @@ class SingleAgentEnvView(ConfiguredView, gym.Env):
             )
         raise ResetNeededError(f"{self.env_id}: call reset() before step().")
 
-    def _refuse_closed(self, method: str) -> None:
+    def _refuse_closed(self, method: str) -> NoReturn:
         raise ClosedEnvError(
             f"{self.env_id}: {method}() called after close(); a closed env has released its simulator. "
             "Make a new env (gym.make) to keep going."

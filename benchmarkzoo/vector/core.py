@@ -13,7 +13,7 @@ reset options and ``reset_mask``; the refusals of a step before reset, after clo
 from __future__ import annotations
 
 import inspect
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -28,7 +28,7 @@ from benchmarkzoo.envs.configured import ConfiguredView
 VECTOR_RESET_OPTIONS = ("scenario", "reset_mask")
 
 
-def refuse_closed(env_id: str, method: str) -> None:
+def refuse_closed(env_id: str, method: str) -> NoReturn:
     """Raise :class:`ClosedEnvError` for ``method`` called on a closed vector env."""
     raise ClosedEnvError(
         f"{env_id}: {method}() called after close(); a closed vector env has released its simulators. "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -245,7 +245,7 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
             self._renderer = None
         self._closed = True
 
-    def _refuse_closed(self, method: str) -> None:
+    def _refuse_closed(self, method: str) -> NoReturn:
         raise ClosedEnvError(
             f"{self.env_id}: {method}() called after close(); a closed env has released its simulator. "
             "Make a new env (benchmarkzoo.make_parallel) to keep going."

@@ -92,7 +92,8 @@ def slide_actions(
         obs: batched observation dict (``observation`` ``(B, 18)``: end effector 0:3, its
             velocity 3:6, cube 6:9, its velocity 12:15).
         friction: assumed friction coefficient between cube and table.
-        clearance, hover: as for :func:`push_actions`.
+        clearance: as for :func:`push_actions`.
+        hover: as for :func:`push_actions`.
         accel: m/s of speed the hand gains per step while throwing.
 
     Returns:
@@ -236,6 +237,8 @@ def stack_actions(obs: dict[str, np.ndarray], carry_height: float = 0.1, placed:
     Args:
         obs: batched observation dict; ``observation`` ``(B, 31)``: end effector (0:3), finger
             opening (6), first cube (7:10), second cube (19:22); ``desired_goal`` ``(B, 6)``.
+        carry_height: m, the height above the table at which a cube is carried.
+        placed: m, the distance to its goal within which the first cube counts as placed.
 
     Returns:
         ``(B, 4)`` float64 actions.
@@ -277,6 +280,7 @@ class PandaExpert:
     """
 
     def __call__(self, env: Any, obs: dict[str, np.ndarray]) -> np.ndarray:
+        """The expert's action for ``env`` seeing ``obs`` (batched for a native vector env); see the class."""
         env = getattr(env, "unwrapped", env)
         if env.params.control != "ee":
             raise ValueError(

@@ -20,6 +20,7 @@ from benchmarkzoo.core.bounds import Objective, Outcome, OutcomeBounds, Range, R
 
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
+    """The bounds of a Panda task made with ``kwargs`` and a limit of ``max_steps``."""
     from benchmarkzoo.envs.robotics.panda.env import OBS_BOUND, PandaConfig, PandaEnv
 
     kw = constructor_kwargs(PandaEnv, kwargs)

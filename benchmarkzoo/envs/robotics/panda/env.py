@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, one_of
 from benchmarkzoo.core.errors import ScenarioError
@@ -45,6 +46,7 @@ class PandaConfig(EnvConfig):
     generator_needs: ClassVar[str] = "a Panda generator"
     time_limit: ClassVar[int] = 50
 
+    @override
     def sim_params(self, generator: PandaGenerator, env_id: str) -> Params:
         stack = isinstance(generator, StackGenerator)
         block_gripper = not isinstance(generator, PickAndPlaceGenerator | StackGenerator)
@@ -59,6 +61,7 @@ class PandaConfig(EnvConfig):
             x_range=generator.x_range,
         )
 
+    @override
     def check_scenario(
         self, scenario: Any, generator: Any, params: Params, env_id: str
     ) -> ReachScenario | ObjectScenario:
@@ -69,8 +72,10 @@ class PandaConfig(EnvConfig):
         x, y, z = scenario.goal
         points = [("goal", x, y, z)]
         if params.with_object:
+            assert isinstance(scenario, ObjectScenario)  # for the type checker: expected is an object scenario
             points.append(("object_xy", *scenario.object_xy, 0.0))
         if params.stack:
+            assert isinstance(scenario, StackScenario)
             points.append(("second_xy", *scenario.second_xy, 0.0))
         x_low, x_high = params.x_range
         for name, x, y, z in points:
@@ -303,9 +308,12 @@ class PandaEnv(SingleAgentEnvView):
     >>> env.close()
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 25}
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 25}
 
     config_type = PandaConfig
+    config: PandaConfig
+    generator: PandaGenerator
+    params: Params
 
     def _setup(self) -> None:
         self.reward_type = self.config.reward_type
@@ -316,6 +324,7 @@ class PandaEnv(SingleAgentEnvView):
 
     @property
     def world(self) -> PandaWorld:
+        """The PyBullet world of this env (refused after :meth:`close`)."""
         if self._world is None:
             self._refuse_closed("world")
         return self._world

@@ -9,9 +9,10 @@ Object sizes are drawn in whole millimetres so an env caches one collision shape
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError
 from benchmarkzoo.core.scenario import Scenario
@@ -121,6 +122,7 @@ class ReachGenerator(PandaGenerator):
         self.goal_xy_range = self._check_float_range("goal_xy_range", goal_xy_range, 0.0, 2 * WORKSPACE_HALF_WIDTH)
         self.goal_z_range = _check_range("goal_z_range", goal_z_range, 0.0, WORKSPACE_HEIGHT)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> ReachScenario:
         half = self.goal_xy_range / 2
         x, y = (half * (2.0 * rng.random() - 1.0) for _ in range(2))
@@ -141,7 +143,7 @@ class ObjectGenerator(PandaGenerator):
         object_yaw: rad, the yaw is uniform in ``[-a, a]``.
     """
 
-    scenario_type = ObjectScenario
+    scenario_type: ClassVar[type[ObjectScenario]] = ObjectScenario
 
     def __init__(
         self,
@@ -173,6 +175,7 @@ class ObjectGenerator(PandaGenerator):
     def _goal_z(self, rng: np.random.Generator, size: float) -> float:
         return size / 2
 
+    @override
     def __call__(self, rng: np.random.Generator) -> ObjectScenario:
         size = round(_uniform(rng, self.object_size) * 1000.0) / 1000.0
         mass = _uniform(rng, self.object_mass)
@@ -281,6 +284,7 @@ class StackGenerator(ObjectGenerator):
                 f"separation {separation} needs object_xy_range above it; got object_xy_range {self.object_xy_range}."
             )
 
+    @override
     def __call__(self, rng: np.random.Generator) -> StackScenario:
         first = super().__call__(rng)
         half = self.object_xy_range / 2

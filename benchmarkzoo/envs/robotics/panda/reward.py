@@ -50,4 +50,5 @@ def reward_from_distance(distance: np.ndarray, reward_type: str, threshold: floa
 
 
 def is_success(distance: np.ndarray, threshold: float = DISTANCE_THRESHOLD) -> np.ndarray:
+    """Whether each distance is below ``threshold`` (same shape as ``distance``)."""
     return distance < threshold

@@ -93,6 +93,7 @@ class Params:
 
     @property
     def num_objects(self) -> int:
+        """Cubes on the table: 0 (Reach), 1, or 2 (Stack)."""
         return 0 if not self.with_object else 2 if self.stack else 1
 
     @property
@@ -102,10 +103,12 @@ class Params:
 
     @property
     def arm_action_size(self) -> int:
+        """Entries of the arm's part of an action: 7 joint targets, or 3 end-effector moves."""
         return 7 if self.control == "joints" else 3
 
     @property
     def action_size(self) -> int:
+        """Entries of an action: the arm's, plus the gripper's unless it is blocked."""
         return self.arm_action_size + (0 if self.block_gripper else 1)
 
     @property
@@ -180,6 +183,7 @@ class PandaWorld:
         self.goal = np.array(goal, dtype=np.float64)
         self._ee = None
         if self.params.with_object:
+            assert isinstance(scenario, ObjectScenario)  # for the type checker: the env checked it against params
             size = scenario.object_size
             shapes = self._shapes.get(size)
             if shapes is None:
@@ -280,6 +284,7 @@ class PandaWorld:
 
     @property
     def connected(self) -> bool:
+        """Whether the PyBullet client is open and connected."""
         return not self._closed and pybullet().isConnected(physicsClientId=self.client)
 
     def close(self) -> None:

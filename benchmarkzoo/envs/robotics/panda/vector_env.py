@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
+from typing_extensions import override
 
 from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.spaces import check_box_batch
 from benchmarkzoo.envs.robotics.panda.env import PandaConfig, build_spaces, goal_reward, observe, score
-from benchmarkzoo.envs.robotics.panda.sim import PandaWorld
+from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 from benchmarkzoo.envs.robotics.panda.workers import WorkerPool
 from benchmarkzoo.vector.base import NativeVectorEnv
 
@@ -38,13 +40,16 @@ class PandaVectorEnv(NativeVectorEnv):
         num_workers: worker processes holding the PyBullet clients (``None``: none, all in this process).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata = {
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": ["rgb_array"],
         "render_fps": 25,
     }
 
     config_type = PandaConfig
+    config: PandaConfig
+    params: Params
+    single_observation_space: spaces.Dict
 
     @classmethod
     def _trailing_parameters(cls) -> tuple[inspect.Parameter, ...]:
@@ -65,7 +70,9 @@ class PandaVectorEnv(NativeVectorEnv):
             except BaseException:
                 self.close_extras()
                 raise
-        self._obs = [{} for _ in range(self.num_envs)]  # the latest observation dict of each world
+        self._obs: list[dict[str, np.ndarray]] = [
+            {} for _ in range(self.num_envs)
+        ]  # the latest observation dict of each world
         self._success = np.zeros(self.num_envs, dtype=bool)
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
@@ -103,7 +110,8 @@ class PandaVectorEnv(NativeVectorEnv):
         """As :meth:`PandaEnv.compute_reward`, for goals of any batch shape ``(..., 3)``."""
         return goal_reward(self.env_id, self.params, self.reward_type, achieved_goal, desired_goal)
 
-    def render(self) -> tuple[np.ndarray, ...] | None:
+    # Gymnasium types the frames as a TypeVar bound to nothing, which no concrete frame type satisfies
+    def render(self) -> tuple[np.ndarray, ...] | None:  # type: ignore[override]
         """One ``rgb_array`` frame per world."""
         if self.render_mode is None:
             return None
@@ -113,8 +121,10 @@ class PandaVectorEnv(NativeVectorEnv):
 
         return tuple(render_world(world) for world in self.worlds)
 
+    @override
     def close_extras(self, **kwargs: Any) -> None:
         for world in self.worlds:
             world.close()
-        if getattr(self, "pool", None) is not None:
-            self.pool.close()
+        pool = getattr(self, "pool", None)  # absent if the constructor failed before making it
+        if pool is not None:
+            pool.close()

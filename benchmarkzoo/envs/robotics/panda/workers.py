@@ -42,6 +42,7 @@ def _serve(conn: Connection, params: Params, num_worlds: int) -> None:
         conn.send(("ok", None))
         while True:
             command, payload = conn.recv()
+            result: list[Any]
             if command == "load":  # payload: [(local index, scenario), ...]
                 result = []
                 for j, scenario in payload:
@@ -108,7 +109,10 @@ class WorkerPool:
         try:
             for block in self.blocks:
                 parent, child = ctx.Pipe()
-                process = ctx.Process(target=_serve, args=(child, params, len(block)), daemon=True)
+                # every context get_context returns has Process; typeshed's BaseContext does not declare it
+                process = ctx.Process(  # type: ignore[attr-defined]
+                    target=_serve, args=(child, params, len(block)), daemon=True
+                )
                 process.start()
                 child.close()
                 self.conns.append(parent)
@@ -183,12 +187,14 @@ class WorkerPool:
         return [obs for worker in range(len(self.conns)) for obs in self._receive(worker, what)]
 
     def render(self) -> list[np.ndarray]:
+        """One ``rgb_array`` frame per world, in world order."""
         for worker in range(len(self.conns)):
             self._send(worker, "render", None, "render")
         return [frame for worker in range(len(self.conns)) for frame in self._receive(worker, "render")]
 
     @property
     def alive(self) -> list[bool]:
+        """Whether each worker process is still running."""
         return [process.is_alive() for process in self.processes]
 
     def close(self) -> None:
