@@ -47,7 +47,8 @@ def focus_fire(state: sim.State, params: sim.Params) -> np.ndarray:
     target = np.where(team_in_range, team[:, None], weakest)
     approach = pos[np.arange(pos.shape[0]), n + team][:, None] - pos[:, :n]  # (B, N, 2)
     actions = np.where(in_range.any(axis=2), sim.ATTACK + target, sim.move_towards(approach))
-    actions = np.where(theirs.any(axis=1)[:, None], actions, sim.STOP)
+    # any(axis=...) of an array is an array; numpy's stubs type it ``bool | ndarray``
+    actions = np.where(theirs.any(axis=1)[:, None], actions, sim.STOP)  # type: ignore[index]
     return np.where(ours, actions, sim.NOOP).astype(np.int64)
 
 
@@ -60,6 +61,7 @@ class FocusFirePolicy:
     """
 
     def __call__(self, env: Any) -> dict[str, int] | np.ndarray:
+        """The actions for ``env``'s current state: a dict per agent, or ``(num_envs, N)`` for a native vector env."""
         actions = focus_fire(env.sim_state, env.params)
         if hasattr(env, "num_envs"):
             return actions

@@ -11,17 +11,21 @@ success is ``won``.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from benchmarkzoo.core.bounds import Objective, Outcome, OutcomeBounds, Range, Rule
 from benchmarkzoo.envs.multiagent.combat import sim
+from benchmarkzoo.envs.multiagent.combat.generator import LineupGenerator, RandomCombatGenerator
 
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
+    """The bounds of a MicroCombat task made with ``kwargs`` and a limit of ``max_steps``."""
     from benchmarkzoo.registration import make_generator
 
-    n = int(make_generator(kwargs["generator"], kwargs.get("generator_kwargs")).num_allies)
-    scale = float(sim.Params.__dataclass_fields__["reward_scale"].default)  # the env never sets it
+    made = make_generator(kwargs["generator"], kwargs.get("generator_kwargs"))
+    generator = cast("LineupGenerator | RandomCombatGenerator", made)  # the kinds the env takes
+    n = int(generator.num_allies)
+    scale = float(sim.Params.reward_scale)  # the field's default (the env never sets it)
 
     def broken(o: Outcome) -> str | None:
         won, alive, killed = o.metrics["won"], o.metrics["allies_alive"], o.metrics["enemies_killed"]

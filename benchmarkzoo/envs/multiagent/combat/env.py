@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, one_of
 from benchmarkzoo.core.errors import IllegalActionError, InvalidAgentError, ResetNeededError, ScenarioError
@@ -33,14 +34,17 @@ class CombatConfig(EnvConfig):
     generator_needs: ClassVar[str] = "a combat generator ('combat/lineup' or 'combat/random')"
     time_limit: ClassVar[int] = 100
 
+    @override
     def sim_params(self, generator: CombatGenerator, env_id: str) -> sim.Params:
         return sim.Params(
             num_allies=generator.num_allies, num_enemies=generator.num_enemies, map_size=generator.map_size
         )
 
+    @override
     def possible_agents(self, params: sim.Params) -> list[str]:
         return [f"agent_{i}" for i in range(params.num_allies)]  # our units; the enemy is scripted
 
+    @override
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> CombatScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` fits this env (map size, our army's size, enemy slots)."""
         fits = (
@@ -59,6 +63,7 @@ class CombatConfig(EnvConfig):
 
 
 def action_name(action: int) -> str:
+    """A readable name of ``action`` (a move, or ``attack enemy <k>``)."""
     return sim.ACTION_NAMES[action] if action < sim.ATTACK else f"attack enemy {action - sim.ATTACK}"
 
 
@@ -257,6 +262,7 @@ class MicroCombatEnv(ParallelEnvView):
         "is_parallelizable": True,
     }
     config_type = CombatConfig
+    config: CombatConfig
 
     metric_keys = METRIC_KEYS
 
@@ -277,6 +283,7 @@ class MicroCombatEnv(ParallelEnvView):
     def _reset_infos(self) -> dict[str, dict[str, Any]]:
         return {agent: {"action_mask": self._mask[i]} for i, agent in enumerate(self.agents)}
 
+    @override
     def step(self, actions: dict[str, Any]):
         self._check_agents(actions)
         acting = list(self.agents)

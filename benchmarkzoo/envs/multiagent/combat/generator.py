@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -77,23 +78,25 @@ class CombatScenario(Scenario):
         for name, value in types.items():
             if ((value < 0) | (value >= NUM_TYPES)).any():
                 raise ScenarioError(f"CombatScenario: {name} must lie in 0..{NUM_TYPES - 1} {TYPE_NAMES}; got {value}.")
-        for name, value in pos.items():
-            if not (np.isfinite(value).all() and value.min() >= 0.0 and value.max() <= self.map_size):
+        for name, coords in pos.items():
+            if not (np.isfinite(coords).all() and coords.min() >= 0.0 and coords.max() <= self.map_size):
                 raise ScenarioError(f"CombatScenario: every {name} must lie inside [0, {self.map_size}]^2.")
         if self.enemy_strategy not in STRATEGIES:
             raise ScenarioError(
                 f"CombatScenario: enemy_strategy must be one of {STRATEGIES}; got {self.enemy_strategy!r}."
             )
-        for name, value in {**types, **pos}.items():
-            value.setflags(write=False)  # scenarios are values: their hash must not go stale
-            object.__setattr__(self, name, value)
+        for name, array in {**types, **pos}.items():
+            array.setflags(write=False)  # scenarios are values: their hash must not go stale
+            object.__setattr__(self, name, array)
 
     @property
     def num_allies(self) -> int:
+        """The number of our units."""
         return int(self.ally_types.shape[0])
 
     @property
     def num_enemies(self) -> int:
+        """The number of enemy units."""
         return int(self.enemy_types.shape[0])
 
 
@@ -156,12 +159,15 @@ class LineupGenerator(Generator):
 
     @property
     def num_allies(self) -> int:
+        """The number of our units in every scenario this generator draws."""
         return int(self._allies.size)
 
     @property
     def num_enemies(self) -> int:
+        """The number of enemy units in every scenario this generator draws."""
         return int(self._enemies.size)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> CombatScenario:
         size, half = self.map_size, self.map_size / 2
         strategy = _draw_strategy(rng, self.enemy_strategy)
@@ -214,6 +220,7 @@ class RandomCombatGenerator(Generator):
         self.map_size = self._check_float_range("map_size", map_size, MIN_MAP, MAX_MAP)
         self._types = np.array([TYPE_INDEX[t] for t in types], dtype=np.int64)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> CombatScenario:
         size = self.map_size
         strategy = _draw_strategy(rng, self.enemy_strategy)

@@ -17,9 +17,12 @@ RADIUS = (0.375, 0.5625, 0.625, 0.5)
 
 
 class CombatRenderer(PygameCanvas):
-    """Draws world ``i`` of a :class:`State`: our units blue, the enemy's red; marines and marauders as
-    discs, stalkers as squares, zealots as triangles; a health bar above each unit, a white dot while
-    its weapon cools down, and a thin ring of its attack range. Dead units are not drawn."""
+    """Draws world ``i`` of a :class:`State`: our units blue, the enemy's red.
+
+    Marines and marauders are discs, stalkers squares, zealots triangles; a health bar above each
+    unit, a white dot while its weapon cools down, and a thin ring of its attack range. Dead units
+    are not drawn.
+    """
 
     def __init__(self, params: Params, render_mode: str, fps: int):
         super().__init__(SIZE, SIZE, render_mode, fps, "MicroCombat")
@@ -31,6 +34,7 @@ class CombatRenderer(PygameCanvas):
         return round(x * self.scale), round(SIZE - y * self.scale)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Draw world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
         pg, p = self.pygame, self.params
         self.screen.fill(FLOOR)
         for k in range(0, int(p.map_size) + 1, 4):

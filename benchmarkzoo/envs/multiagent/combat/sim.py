@@ -71,19 +71,23 @@ class Params:
 
     @property
     def num_units(self) -> int:
+        """Unit slots per world: ours, then the enemy's."""
         return self.num_allies + self.num_enemies
 
     @property
     def num_actions(self) -> int:
+        """Actions of a unit: the moves, then one attack per enemy slot."""
         return ATTACK + self.num_enemies
 
     @property
     def obs_size(self) -> int:
+        """Entries of one unit's observation."""
         t = units.NUM_TYPES
         return (4 + t) + (self.num_allies - 1) * (5 + t) + self.num_enemies * (6 + t)
 
     @property
     def state_size(self) -> int:
+        """Entries of the global state."""
         return self.num_units * (5 + units.NUM_TYPES)
 
     @functools.cached_property
@@ -188,6 +192,8 @@ def action_masks(state: State, params: Params, worlds: np.ndarray | None = None)
     legal only for dead units (and is their only legal action).
 
     Args:
+        state: the ``B`` worlds.
+        params: the simulator's parameters.
         worlds: indices of the worlds to compute (``None``: all).
 
     Returns:
@@ -221,13 +227,16 @@ def enemy_actions(state: State, params: Params) -> np.ndarray:
     target = np.where((state.strategy == FOCUS)[:, None], weakest, closest)
     approach = np.take_along_axis(pos[:, :n], closest[..., None], axis=1) - pos[:, n:]  # (B, E, 2)
     actions = np.where(in_range.any(axis=2), ATTACK + target, move_towards(approach))
-    return np.where(alive[:, :n].any(axis=1)[:, None], actions, STOP)
+    # any(axis=...) of an array is an array; numpy's stubs type it ``bool | ndarray``
+    return np.where(alive[:, :n].any(axis=1)[:, None], actions, STOP)  # type: ignore[index]
 
 
 def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
+        params: the simulator's parameters.
         actions: ``(B, N)`` int64, legal actions of our units (entries of dead units are ignored).
 
     Returns:
@@ -268,7 +277,9 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     now = alive & (state.health > 0)
     died = alive & ~now
     state.alive = now
-    ours_left, theirs_left = now[:, :n].any(axis=1), now[:, n:].any(axis=1)
+    # any(axis=...) of an array is an array; numpy's stubs type it ``bool | ndarray``
+    ours_left: np.ndarray = now[:, :n].any(axis=1)  # type: ignore[assignment]
+    theirs_left: np.ndarray = now[:, n:].any(axis=1)  # type: ignore[assignment]
     won = ours_left & ~theirs_left
     done = ~ours_left | ~theirs_left
     state.won |= won
@@ -293,6 +304,8 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.
     A unit is visible when alive and within distance ``s``; invisible slots are all zeros.
 
     Args:
+        state: the ``B`` worlds.
+        params: the simulator's parameters.
         mask: ``(B, N)`` bool; allies outside it get all-zero observations (``None``: every ally).
 
     Returns:
@@ -338,9 +351,12 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.
 
 
 def global_state(state: State, params: Params) -> np.ndarray:
-    """``(B, U * (5 + T))`` float32 in ``[-1, 1]``: per unit slot (ours, then the enemy's) alive, health /
-    max, cooldown / its type's cooldown, ``(x - c) / c``, ``(y - c) / c`` with ``c`` half the map side,
-    type one-hot; zeros for dead units and empty slots."""
+    """The global state: ``(B, U * (5 + T))`` float32 in ``[-1, 1]``.
+
+    Per unit slot (ours, then the enemy's): alive, health / max, cooldown / its type's cooldown,
+    ``(x - c) / c``, ``(y - c) / c`` with ``c`` half the map side, type one-hot; zeros for dead
+    units and empty slots.
+    """
     t, c = units.NUM_TYPES, params.map_size / 2
     kind = state.kind
     feat = np.empty((*kind.shape, 5 + t), dtype=np.float32)

@@ -50,7 +50,7 @@ NUM_TYPES = len(UNIT_TYPES)
 
 
 def _column(field: str, dtype: type) -> np.ndarray:
-    column = np.array([getattr(u, field) for u in UNIT_TYPES], dtype=dtype)
+    column: np.ndarray = np.array([getattr(u, field) for u in UNIT_TYPES], dtype=dtype)
     column.setflags(write=False)
     return column
 

@@ -35,6 +35,7 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 4}
     config_type = CombatConfig
+    config: CombatConfig
     sim = sim
 
     def _setup(self) -> None:

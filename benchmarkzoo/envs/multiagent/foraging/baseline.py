@@ -43,8 +43,11 @@ NONE, UP, RIGHT, DOWN, LEFT, LOAD = range(6)
 
 
 def _step_towards(here: tuple[int, int], goal: tuple[int, int], free: np.ndarray) -> tuple[int, tuple[int, int]]:
-    """A move from ``here`` onto a free cell that brings the agent closer to ``goal`` (the axis with the
-    larger difference first, rows on a tie), else a free sideways move, else ``NONE``; with its target cell."""
+    """A move from ``here`` onto a free cell towards ``goal``, with its target cell.
+
+    The move brings the agent closer to ``goal`` (the axis with the larger difference first, rows
+    on a tie), else it is a free sideways move, else ``NONE``.
+    """
     d_row, d_col = goal[0] - here[0], goal[1] - here[1]
     closer, sideways = [], []
     for delta, action_pos, action_neg, axis in ((d_row, DOWN, UP, 0), (d_col, RIGHT, LEFT, 1)):
@@ -115,6 +118,7 @@ class GreedyForagingPolicy:
     """
 
     def __call__(self, env: Any) -> dict[str, int] | np.ndarray:
+        """The actions for ``env``'s current state: a dict per agent, or ``(num_envs, N)`` for a native vector env."""
         state, params = env.sim_state, env.params
         if hasattr(env, "num_envs"):
             return np.stack([act_world(state, i, params) for i in range(env.num_envs)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -103,10 +104,12 @@ class ForagingScenario(Scenario):
 
     @property
     def num_agents(self) -> int:
+        """The number of agents."""
         return int(self.agent_levels.shape[0])
 
     @property
     def num_food(self) -> int:
+        """The number of food items."""
         return int(self.food_levels.shape[0])
 
 
@@ -176,6 +179,7 @@ class ForagingGenerator(Generator):
         bound = min(self.num_agents, MAX_NEIGHBOURS) * self.max_agent_level
         return bound if self.max_food_level is None else min(bound, self.max_food_level)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> ForagingScenario:
         h, w, n, m = self.height, self.width, self.num_agents, self.num_food
         agent_levels = rng.integers(1, self.max_agent_level + 1, size=n)

@@ -21,14 +21,17 @@ def _pips(pg, surface, centre: tuple[int, int], count: int, colour: tuple[int, i
 
 
 class ForagingRenderer(PygameCanvas):
-    """Draws world ``i`` of a :class:`State`: food (squares coloured by type, level as dots) and agents
-    (blue discs, level as dots)."""
+    """Draws world ``i`` of a :class:`State`: food and agents.
+
+    Food is a square coloured by its type, agents blue discs; each shows its level as dots.
+    """
 
     def __init__(self, params: Params, render_mode: str, fps: int):
         super().__init__(params.width * CELL, params.height * CELL, render_mode, fps, "Foraging")
         self.params = params
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Draw world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
         pg, p, r = self.pygame, self.params, self.params.view_radius
         self.screen.fill(FLOOR)
         for i in range(p.height + 1):

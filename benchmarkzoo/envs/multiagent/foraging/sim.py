@@ -67,6 +67,7 @@ class Params:
 
     @property
     def view_size(self) -> int:
+        """The side of an agent's square view, ``2 * view_radius + 1`` cells."""
         return 2 * self.view_radius + 1
 
     @property
@@ -76,11 +77,13 @@ class Params:
 
     @property
     def padded_shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the grid padded by the view radius on every side."""
         r = self.view_radius
         return (self.height + 2 * r, self.width + 2 * r)
 
     @property
     def cells(self) -> int:
+        """Cells of the padded grid."""
         rows, cols = self.padded_shape
         return rows * cols
 
@@ -97,9 +100,9 @@ class Params:
         r = self.view_radius
         out = np.ones(self.padded_shape, dtype=bool)
         out[r : r + self.height, r : r + self.width] = False
-        out = out.ravel()
-        out.setflags(write=False)
-        return out
+        flat = out.ravel()
+        flat.setflags(write=False)
+        return flat
 
     @functools.cached_property
     def window(self) -> np.ndarray:
@@ -198,6 +201,8 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
+        params: the simulator's parameters.
         actions: ``(B, N)`` int64 in ``0..5``, already validated.
 
     Returns:
@@ -286,6 +291,8 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.
     """Egocentric grid observations of every agent (fresh arrays).
 
     Args:
+        state: the ``B`` worlds.
+        params: the simulator's parameters.
         mask: ``(B, N)`` bool; agents outside it get all-zero observations (``None``: every agent).
 
     Returns:

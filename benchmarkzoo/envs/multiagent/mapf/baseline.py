@@ -45,6 +45,11 @@ def space_time_astar(
 
     Args:
         free: ``free[cell]`` for flat cells ``row * width + col`` (static obstacles are ``False``).
+        height: the map's rows.
+        width: the map's columns.
+        start: the flat cell the path starts on (at ``t = 0``).
+        goal: the flat cell it must reach.
+        horizon: the last time step the path may use.
         vertices: reserved ``(t, cell)``.
         edges: reserved moves ``(t, from, to)`` (arriving at ``to`` at time ``t``); a move
             ``u -> v`` at ``t`` is refused when ``(t, v, u)`` is reserved (a swap).
@@ -90,6 +95,7 @@ def prioritized_plan(scenario: MapfScenario, horizon: int) -> list[Path | None]:
     """Plans for every agent of ``scenario`` in index order; ``None`` for an agent that waits at its start.
 
     Args:
+        scenario: the MAPF scenario to plan for (map, starts, goals).
         horizon: the last time step a plan may use (the env's ``max_cycles``).
     """
     height, width = scenario.shape
@@ -177,6 +183,7 @@ class PrioritizedPlanningPolicy:
         self._plans: OrderedDict[tuple[str, int], list[Path | None]] = OrderedDict()
 
     def plan(self, scenario: MapfScenario, horizon: int) -> list[Path | None]:
+        """The agents' paths for ``scenario`` within ``horizon`` steps (cached by scenario and horizon)."""
         key = (scenario.content_hash, horizon)
         paths = self._plans.get(key)
         if paths is None:
@@ -196,6 +203,7 @@ class PrioritizedPlanningPolicy:
         return actions
 
     def __call__(self, env: Any) -> dict[str, int] | np.ndarray:
+        """The actions for ``env``'s current state: a dict per agent, or ``(num_envs, N)`` for a native vector env."""
         env = getattr(env, "unwrapped", env)
         state = env.sim_state
         if hasattr(env, "scenarios"):  # the native vector env
@@ -223,30 +231,33 @@ class LifelongPlanningPolicy:
     ``max_cycles=128``), mean throughput 0.659 goals per step (min 0.508), 3.7 s in all.
     """
 
-    def __init__(self):
-        self._key: tuple[int, int] | None = None  # (id of the env, step) of the plans
-        self._plans: list[list[Path | None]] = []
+    def __init__(self) -> None:
+        self._key: int | None = None  # id of the env the plans are for
+        self._plans: list[list[Path | None] | None] = []  # per world; None: plan at the next step
         self._goals: np.ndarray | None = None
-        self._origin: np.ndarray | None = None
+        self._origin = np.zeros(0, dtype=np.int64)  # (B,) the step each world's plans start at
 
     def act_world(
         self, state: Any, world: int, walls_free: list[bool], shape: tuple[int, int], t: int, horizon: int, replan: bool
     ) -> np.ndarray:
+        """The ``(N,)`` actions of world ``world`` at step ``t``, planned anew from the current cells if ``replan``."""
         height, width = shape
         pos, goal = state.pos[world], state.goal[world]
         cells = (pos[:, 0] * width + pos[:, 1]).tolist()
-        if replan or self._plans[world] is None:
+        paths = self._plans[world]
+        if replan or paths is None:
             goals = (goal[:, 0] * width + goal[:, 1]).tolist()
-            self._plans[world] = plan_cells(walls_free, height, width, cells, goals, max(horizon - t, 1))
+            paths = self._plans[world] = plan_cells(walls_free, height, width, cells, goals, max(horizon - t, 1))
             self._origin[world] = t
         actions = np.zeros(len(cells), dtype=np.int64)
         dt = t - int(self._origin[world])
-        for k, path in enumerate(self._plans[world]):
+        for k, path in enumerate(paths):
             if path is not None and dt + 1 < len(path):
                 actions[k] = _action(cells[k], path[dt + 1], width)
         return actions
 
     def __call__(self, env: Any) -> dict[str, int] | np.ndarray:
+        """The actions for ``env``'s current state: a dict per agent, or ``(num_envs, N)`` for a native vector env."""
         env = getattr(env, "unwrapped", env)
         state = env.sim_state
         vector = hasattr(env, "scenarios")

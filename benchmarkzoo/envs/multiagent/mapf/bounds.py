@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from benchmarkzoo.core.bounds import (
     Objective,
@@ -31,13 +31,16 @@ from benchmarkzoo.core.bounds import (
     fixed_length,
 )
 
+if TYPE_CHECKING:  # the bounds import no env module until they are computed
+    from benchmarkzoo.envs.multiagent.mapf.generator import MapfGenerator
+
 _ONE_SHOT = ("success_rate", "cooperative_success", "makespan", "sum_of_costs")
 
 
 def _num_agents(kw: dict[str, Any]) -> int:
     from benchmarkzoo.registration import make_generator
 
-    return int(make_generator(kw["generator"], kw["generator_kwargs"]).num_agents)
+    return int(cast("MapfGenerator", make_generator(kw["generator"], kw["generator_kwargs"])).num_agents)
 
 
 def _one_shot_metrics(n: int, limit: int | None) -> dict[str, Range]:
@@ -51,8 +54,11 @@ def _one_shot_metrics(n: int, limit: int | None) -> dict[str, Range]:
 
 
 def _one_shot_rule(n: int, team_of: Callable[[int, float], float] | None) -> Rule:
-    """MAPF-v0's episode end and metrics; ``team_of(arrived, sum_of_costs)`` is the team return the rewards fix
-    (``None`` for MO-MAPF-v0, whose vector rewards another rule checks)."""
+    """MAPF-v0's episode end and metrics.
+
+    ``team_of(arrived, sum_of_costs)`` is the team return the rewards fix (``None`` for MO-MAPF-v0,
+    whose vector rewards another rule checks).
+    """
 
     def broken(o: Outcome) -> str | None:
         m = o.metrics

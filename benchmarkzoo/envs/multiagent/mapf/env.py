@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, integer, number
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfGenerator, MapfScenario
+from benchmarkzoo.envs.multiagent.mapf.generator import (
+    LifelongMapfGenerator,
+    LifelongMapfScenario,
+    MapfGenerator,
+    MapfScenario,
+)
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
@@ -29,7 +35,7 @@ def mapf_params(
 ) -> sim.Params:
     """The simulator's parameters: the generator's map and agents, the view and the scalar rewards."""
     height, width = generator.shape
-    goals_per_agent = generator.goals_per_agent if lifelong else 0
+    goals_per_agent = cast(LifelongMapfGenerator, generator).goals_per_agent if lifelong else 0
     return sim.Params(
         height, width, generator.num_agents, view_radius, step_reward, goal_reward, lifelong, goals_per_agent
     )
@@ -50,9 +56,11 @@ class MapfConfig(EnvConfig):
     #: Lifelong MAPF: an arrived agent gets its next goal instead of leaving.
     lifelong: ClassVar[bool] = False
 
+    @override
     def sim_params(self, generator: MapfGenerator, env_id: str) -> sim.Params:
         return mapf_params(generator, self.view_radius, self.step_reward, self.goal_reward, self.lifelong)
 
+    @override
     def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> MapfScenario:
         """Raise :class:`ScenarioError` unless ``scenario`` is a MAPF instance of this env's size and agent count."""
         wanted = LifelongMapfScenario if params.lifelong else MapfScenario
@@ -197,9 +205,10 @@ class MapfEnv(ParallelEnvView):
 
     metadata = {"name": "mapf_v0", "render_modes": ["rgb_array", "human"], "render_fps": 8, "is_parallelizable": True}
     config_type = MapfConfig
+    params: sim.Params
     sim = sim
-    #: Keys of the episode metrics added to the infos of the step an episode ends.
-    metric_keys = METRIC_KEYS
+    #: Keys of the episode metrics added to the infos of the step an episode ends (the lifelong variant has its own).
+    metric_keys: ClassVar[tuple[str, ...]] = METRIC_KEYS
 
     def _setup(self) -> None:
         self._observation_space, self._action_space = build_spaces(self.params)
@@ -210,6 +219,7 @@ class MapfEnv(ParallelEnvView):
     def _reset_infos(self) -> dict[str, dict[str, Any]]:
         return {agent: {"is_success": False} for agent in self.agents}
 
+    @override
     def step(self, actions: dict[str, Any]):
         self._check_agents(actions)
         acting = list(self.agents)
@@ -261,8 +271,10 @@ class MapfEnv(ParallelEnvView):
         return {agent: {"goal_direction": directions[index[agent]], "view": views[index[agent]]} for agent in agents}
 
     def state(self) -> np.ndarray:
-        """The global state (PettingZoo's ``state()``): ``(3, H, W)`` float32 planes of obstacles, agents on
-        the grid and their goals; see ``state_space``."""
+        """The global state (PettingZoo's ``state()``): ``(3, H, W)`` float32 planes.
+
+        The planes are the obstacles, the agents on the grid and their goals; see ``state_space``.
+        """
         p, r = self.params, self.params.view_radius
         planes = np.zeros((3, p.height, p.width), dtype=np.float32)
         planes[0] = self.sim_state.walls[0, r : r + p.height, r : r + p.width]

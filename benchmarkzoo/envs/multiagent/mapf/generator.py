@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import ClassVar
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -80,6 +82,7 @@ class MapfScenario(Scenario):
 
     @property
     def num_agents(self) -> int:
+        """The number of agents."""
         return int(self.starts.shape[0])
 
 
@@ -121,7 +124,7 @@ def load_movingai_map(path: str | os.PathLike[str]) -> np.ndarray:
 class MapfGenerator(Generator):
     """Shared part of MAPF generators: map size, number of agents, start and goal placement."""
 
-    scenario_type = MapfScenario
+    scenario_type: ClassVar[type[MapfScenario]] = MapfScenario
 
     def __init__(self, height: int, width: int, num_agents: int):
         self.height = self._check_int_range("height", height, 2, MAX_SIDE)
@@ -138,6 +141,7 @@ class MapfGenerator(Generator):
     def _walls(self, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
+    @override
     def __call__(self, rng: np.random.Generator) -> MapfScenario:
         for _ in range(MAX_REDRAWS):
             walls = self._walls(rng)
@@ -302,12 +306,14 @@ class LifelongMapfGenerator(MapfGenerator):
 
         self.base = base
         self.base_kwargs = dict(base_kwargs or {})
-        self._base = make_generator(base, self.base_kwargs)
-        if not isinstance(self._base, MapfGenerator) or isinstance(self._base, LifelongMapfGenerator):
+        base_generator = make_generator(base, self.base_kwargs)
+        if not isinstance(base_generator, MapfGenerator) or isinstance(base_generator, LifelongMapfGenerator):
             raise GeneratorArgumentError(f"base must name a (non-lifelong) MAPF generator; got {base!r}.")
+        self._base = base_generator
         self.goals_per_agent = self._check_int_range("goals_per_agent", goals_per_agent, 1, 4096)
         self.height, self.width, self.num_agents = self._base.height, self._base.width, self._base.num_agents
 
+    @override
     def __call__(self, rng: np.random.Generator) -> LifelongMapfScenario:
         first = self._base(rng)
         width = first.shape[1]

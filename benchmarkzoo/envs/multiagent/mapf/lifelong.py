@@ -33,8 +33,13 @@ class LifelongMapfConfig(MapfConfig):
     lifelong: ClassVar[bool] = True
 
 
-def check_goals(env_id: str, generator: LifelongMapfGenerator, max_cycles: int) -> None:
-    """No agent may run out of goals: ``goals_per_agent >= max_cycles``."""
+def check_goals(env_id: str, generator: LifelongMapfGenerator, max_cycles: int | None) -> None:
+    """No agent may run out of goals: ``goals_per_agent >= max_cycles`` (so a lifelong episode needs a limit)."""
+    if max_cycles is None:
+        raise ValueError(
+            f"{env_id}: max_cycles must be a positive integer; got None. A lifelong episode has a time limit: "
+            f"each agent has goals_per_agent ({generator.goals_per_agent}) goals."
+        )
     if generator.goals_per_agent < max_cycles:
         raise ValueError(
             f"{env_id}: goals_per_agent ({generator.goals_per_agent}) must be at least max_cycles ({max_cycles}), "
@@ -134,6 +139,7 @@ class LifelongMapfEnv(MapfEnv):
         "is_parallelizable": True,
     }
     config_type = LifelongMapfConfig
+    generator: LifelongMapfGenerator
     metric_keys = METRIC_KEYS
 
     def _setup(self) -> None:
@@ -155,6 +161,7 @@ class LifelongMapfVectorEnv(MapfVectorEnv):
     """
 
     config_type = LifelongMapfConfig
+    generator: LifelongMapfGenerator
 
     def _setup(self) -> None:
         check_goals(self.env_id, self.generator, self.max_cycles)

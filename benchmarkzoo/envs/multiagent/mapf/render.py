@@ -19,6 +19,7 @@ class MapfRenderer(PygameCanvas):
         self.params = params
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Draw world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
         pg, p, r = self.pygame, self.params, self.params.view_radius
         walls = state.walls[world, r : r + p.height, r : r + p.width]
         self.screen.fill(FLOOR)

@@ -39,7 +39,7 @@ import functools
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from benchmarkzoo.envs.multiagent.mapf.generator import MapfScenario
+from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfScenario
 from benchmarkzoo.generators.grids import MOVES
 
 #: Moves in action order: stay, up, right, down, left, as (d_row, d_col).
@@ -77,15 +77,18 @@ class Params:
 
     @property
     def view_size(self) -> int:
+        """The side of an agent's square view, ``2 * view_radius + 1`` cells."""
         return 2 * self.view_radius + 1
 
     @property
     def padded_shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the map padded by the view radius on every side."""
         r = self.view_radius
         return (self.height + 2 * r, self.width + 2 * r)
 
     @property
     def padded_cells(self) -> int:
+        """Cells of the padded map."""
         rows, cols = self.padded_shape
         return rows * cols
 
@@ -166,6 +169,7 @@ def load(state: State, world: int, scenario: MapfScenario, params: Params) -> No
     state.arrival[world] = -1
     state.time[world] = 0
     if params.lifelong:
+        assert isinstance(scenario, LifelongMapfScenario)  # for the type checker: the env checked it
         state.goal_sequence[world] = scenario.goal_sequence
         state.reached[world] = 0
 
@@ -229,6 +233,8 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
+        params: the simulator's parameters.
         actions: ``(B, N)`` int64, validated for active agents (``0..4``); entries of inactive
             agents are ignored, whatever they hold.
 
@@ -312,6 +318,8 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> dic
     """Egocentric observations of every agent of every world (fresh arrays, safe to keep).
 
     Args:
+        state: the ``B`` worlds.
+        params: the simulator's parameters.
         mask: ``(B, N)`` bool; agents outside it get all-zero observations (``None``: every agent).
 
     Returns:
@@ -342,9 +350,12 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> dic
 
 
 def _windows(tiles: np.ndarray, params: Params) -> np.ndarray:
-    """``(B, H, W, V, V)`` read-only view of ``tiles``: ``[w, row, col]`` is the window of the agent at
-    ``(row, col)`` (its top-left padded cell is ``(row, col)``). Built per call, never stored: a pickled
-    view would be a copy, no longer tracking ``tiles``."""
+    """``(B, H, W, V, V)`` read-only view of ``tiles``, one view window per cell.
+
+    ``[w, row, col]`` is the window of the agent at ``(row, col)`` (its top-left padded cell is
+    ``(row, col)``). Built per call, never stored: a pickled view would be a copy, no longer
+    tracking ``tiles``.
+    """
     world, row, col = tiles.strides
     size = params.view_size
     return as_strided(

@@ -30,6 +30,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
     config_type = MapfConfig
+    config: MapfConfig
     sim = sim
 
     def _setup(self) -> None:

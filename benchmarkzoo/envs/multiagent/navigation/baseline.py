@@ -126,6 +126,7 @@ class PotentialFieldPolicy:
         return actions
 
     def __call__(self, env: Any) -> dict[str, np.ndarray] | np.ndarray:
+        """The actions for ``env``'s current state: a dict per agent, or ``(num_envs, N, 2)`` for a vector env."""
         env = getattr(env, "unwrapped", env)
         actions = self.act_batch(env.sim_state, env.params)
         if hasattr(env, "scenarios"):  # the native vector env

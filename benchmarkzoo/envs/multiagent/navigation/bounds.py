@@ -15,9 +15,12 @@ once and then leaves; the episode ends before the limit only when every robot ar
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from benchmarkzoo.core.bounds import Objective, Outcome, OutcomeBounds, Range, Rule, close, constructor_kwargs
+
+if TYPE_CHECKING:  # the bounds import no env module until they are computed
+    from benchmarkzoo.envs.multiagent.navigation.generator import UniformGenerator
 
 
 def _setting(env_class: Any, kwargs: dict[str, Any]) -> tuple[dict[str, Any], int, float]:
@@ -25,7 +28,7 @@ def _setting(env_class: Any, kwargs: dict[str, Any]) -> tuple[dict[str, Any], in
     from benchmarkzoo.registration import make_generator
 
     kw = constructor_kwargs(env_class, kwargs)
-    generator = make_generator(kw["generator"], kw["generator_kwargs"])
+    generator = cast("UniformGenerator", make_generator(kw["generator"], kw["generator_kwargs"]))  # the env's kind
     return kw, int(generator.num_agents), 2.0 * math.sqrt(2.0) * float(generator.arena_size)
 
 
@@ -66,6 +69,7 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
         arrived, reason = _arrivals(n, o)
         if reason is not None:
             return reason
+        assert arrived is not None  # _arrivals gives a count or a reason
         # The team return is progress_reward * (progress summed) - penalty * collisions + goal * arrivals.
         fixed = goal * arrived - penalty * o.metrics["collisions"]
         span = Range(-n * abs(progress) * min(diagonal, move * o.length), n * abs(progress) * diagonal)

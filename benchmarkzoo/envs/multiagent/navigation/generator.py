@@ -13,6 +13,7 @@ import dataclasses
 import math
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -139,10 +140,12 @@ class NavigationScenario(Scenario):
 
     @property
     def num_agents(self) -> int:
+        """The number of robots."""
         return int(self.starts.shape[0])
 
     @property
     def num_obstacles(self) -> int:
+        """The number of obstacles."""
         return int(self.obstacles.shape[0])
 
 
@@ -212,6 +215,7 @@ class UniformGenerator(Generator):
                 "larger arena."
             )
 
+    @override
     def __call__(self, rng: np.random.Generator) -> NavigationScenario:
         for _ in range(MAX_REDRAWS):
             placed = self._place(rng)

@@ -12,8 +12,11 @@ FLOOR, OBSTACLE, WALL = (236, 236, 228), (70, 74, 82), (40, 44, 52)
 
 
 class NavigationRenderer(PygameCanvas):
-    """Draws world ``i`` of a :class:`State`: obstacles (grey discs), each robot in the arena (a disc
-    with a heading tick) and its goal (a ring of radius ``goal_radius``, at least 3 pixels)."""
+    """Draws world ``i`` of a :class:`State`: the obstacles, the robots and their goals.
+
+    Obstacles are grey discs, each robot a disc with a heading tick, its goal a ring of radius
+    ``goal_radius`` (at least 3 pixels).
+    """
 
     def __init__(self, params: Params, render_mode: str, fps: int):
         super().__init__(SIZE, SIZE, render_mode, fps, "Navigation")
@@ -26,6 +29,7 @@ class NavigationRenderer(PygameCanvas):
         return round((x + half) * self.scale), round((half - y) * self.scale)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Draw world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
         pg, p = self.pygame, self.params
         self.screen.fill(FLOOR)
         pg.draw.rect(self.screen, WALL, (0, 0, SIZE, SIZE), 2)

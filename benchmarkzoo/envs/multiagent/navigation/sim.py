@@ -51,7 +51,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -118,6 +118,7 @@ class Params:
 
     @property
     def obs_size(self) -> int:
+        """Entries of one robot's observation."""
         return self.self_size + NEIGHBOUR_FEATURES * self.num_neighbours + OBSTACLE_FEATURES * self.num_obstacles_seen
 
     @functools.cached_property
@@ -131,10 +132,10 @@ class Params:
         low = [-x for x in high[: self.self_size]]
         low += [-2 * size, -2 * size, -2 * speed, -2 * speed, 0.0] * self.num_neighbours
         low += [-2 * size, -2 * size, 0.0, 0.0] * self.num_obstacles_seen
-        low, high = np.array(low, dtype=np.float32), np.array(high, dtype=np.float32)
-        low.setflags(write=False)
-        high.setflags(write=False)
-        return low, high
+        lows, highs = np.array(low, dtype=np.float32), np.array(high, dtype=np.float32)
+        lows.setflags(write=False)
+        highs.setflags(write=False)
+        return lows, highs
 
     @functools.cached_property
     def clip_every_column(self) -> bool:
@@ -265,8 +266,11 @@ def load_worlds(state: State, worlds: np.ndarray, scenarios: Sequence[Navigation
 
 
 def _clip(x: np.ndarray, low: float, high: float, out: np.ndarray | None = None) -> np.ndarray:
-    """``np.clip(x, low, high)`` as its two ufuncs (the same numbers; without ``np.clip``'s Python layers,
-    which cost more than the arithmetic for a world or two)."""
+    """``np.clip(x, low, high)`` as its two ufuncs.
+
+    The same numbers, without ``np.clip``'s Python layers, which cost more than the arithmetic for
+    a world or two.
+    """
     out = np.maximum(x, low, out=out)
     return np.minimum(out, high, out=out)
 
@@ -299,7 +303,10 @@ def _safety_scale(state: State, d: np.ndarray, pairs: np.ndarray, params: Params
     px, py = state.pos[0][:, None, :], state.pos[1][:, None, :]  # (N, 1, B)
     dx, dy = d[0][:, None, :], d[1][:, None, :]
     scale = np.ones_like(d[0])
-    groups = [(state.pos[0][None], state.pos[1][None], 2.0 * r, 0.5, pairs)]
+    # (centre x, centre y, reach, share of the avoidance, valid pairs or None for all)
+    groups: list[tuple[np.ndarray, np.ndarray, Any, float, np.ndarray | None]] = [
+        (state.pos[0][None], state.pos[1][None], 2.0 * r, 0.5, pairs)
+    ]
     if params.num_obstacles:
         ox, oy, orad = state.obstacles[:, None]  # each (1, M, B)
         groups.append((ox, oy, r + orad, 1.0, None))
@@ -343,6 +350,8 @@ def step(state: State, actions: np.ndarray, params: Params, mask: np.ndarray | N
     """Advance every world one step by the rules in the module docstring; updates ``state`` in place.
 
     Args:
+        state: the ``B`` worlds, advanced in place.
+        params: the simulator's parameters.
         actions: ``(B, N, 2)`` in ``[-1, 1]``, validated for active robots; entries of inactive
             robots are ignored, whatever they hold.
         mask: ``(B, N)`` bool, or ``None``; robots outside it are stepped with zero actions (the
@@ -450,8 +459,9 @@ def mo_rewards(result: StepResult) -> np.ndarray:
 
 
 def _nearest(key: np.ndarray, count: int) -> np.ndarray:
-    """``(N, count, B)`` indices of the ``count`` smallest entries of ``key`` ``(N, K, B)`` along axis 1,
-    ties to the lower index (the order of a stable sort; exact whatever the batch size).
+    """``(N, count, B)`` indices of the ``count`` smallest entries of ``key`` ``(N, K, B)`` along axis 1.
+
+    Ties go to the lower index (the order of a stable sort; exact whatever the batch size).
 
     Up to :data:`RANK_BY_COMPARISON` candidates, each one's rank is counted from the
     ``K (K - 1) / 2`` pairwise comparisons (for ``i < j``, ``i`` comes first iff
@@ -479,6 +489,8 @@ def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.
     """Every robot's observation (a fresh array, safe to keep).
 
     Args:
+        state: the ``B`` worlds.
+        params: the simulator's parameters.
         mask: ``(B, N)`` bool; robots outside it get all-zero observations (``None``: every robot).
 
     Returns:

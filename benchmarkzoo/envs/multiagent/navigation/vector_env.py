@@ -52,8 +52,9 @@ def check_box_agents(env_id: str, actions: Any, acting: np.ndarray, agents: list
 
 
 class NavigationVectorEnv(NativeMultiAgentVectorEnv):
-    """``num_envs`` Navigation-v0 worlds stepped together; see
-    :class:`~benchmarkzoo.envs.multiagent.navigation.env.NavigationEnv`.
+    """``num_envs`` Navigation-v0 worlds stepped together.
+
+    See :class:`~benchmarkzoo.envs.multiagent.navigation.env.NavigationEnv` for the task.
 
     The batched API is :class:`~benchmarkzoo.vector.multiagent.NativeMultiAgentVectorEnv`'s: actions
     ``(B, N, 2)`` float32, observations ``(B, N, D)`` float32, rewards ``(B, N)`` float64,

@@ -22,8 +22,10 @@ from benchmarkzoo.evaluation import metrics
 
 
 class PatternMatchingPolicy:
-    """Predicts the opponent's next move from its moves after the same last round (falling back to
-    its last move, then its overall frequencies) and plays the move that beats the prediction.
+    """Plays the move that beats its prediction of the opponent's next move.
+
+    The prediction comes from the opponent's moves after the same last round, falling back to
+    its last move, then its overall frequencies.
 
     Works on :class:`~benchmarkzoo.envs.multiagent.rps.env.RPSPopulationEnv` (returns an int),
     :class:`~benchmarkzoo.envs.multiagent.rps.vector_env.RPSPopulationVectorEnv` (returns ``(B,)``
@@ -48,6 +50,7 @@ class PatternMatchingPolicy:
         return (guess + 1) % 3
 
     def __call__(self, env) -> int | np.ndarray | dict[str, int]:
+        """The move for ``env``'s current state: an int, ``(num_envs,)`` moves, or a dict for self-play."""
         env = getattr(env, "unwrapped", env)
         if hasattr(env, "possible_agents"):  # self-play: every learner's seat (player_0 alone against a bot)
             seats = range(len(env.possible_agents))
@@ -62,7 +65,11 @@ class PatternMatchingPolicy:
 def uniform_policy(seed: int = 0) -> Callable[[sim.State], np.ndarray]:
     """A uniformly random player, as an ``act(state)`` function for :func:`evaluate_population`."""
     rng = np.random.default_rng(seed)
-    return lambda state: rng.integers(3, size=state.t.shape[0])
+
+    def act(state: sim.State) -> np.ndarray:
+        return rng.integers(3, size=(state.t.shape[0],))
+
+    return act
 
 
 def evaluate_population(
@@ -78,6 +85,10 @@ def evaluate_population(
     Args:
         act: maps the batched :class:`sim.State` to ``(B,)`` moves (e.g. ``PatternMatchingPolicy().act``).
         bots: the opponents; match ``e`` against a bot uses ``RPSScenario(bot, noise, seed=seed * 1000 + e)``.
+        episodes: matches against each bot.
+        rounds: rounds per match.
+        noise: the bots' noise level.
+        seed: the base of the matches' seeds (see ``bots``).
 
     Returns:
         ``mean_return``: return per round averaged over every match; ``per_bot``: that average per

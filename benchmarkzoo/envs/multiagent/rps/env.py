@@ -1,5 +1,9 @@
-"""``benchmarkzoo/RPSPopulation-v0`` (repeated rock-paper-scissors against a bot of the scripted population, a
-Gymnasium env) and ``benchmarkzoo/RPSSelfPlay-v0`` (the same game between two learners, a PettingZoo ParallelEnv)."""
+"""The RPS envs: repeated rock-paper-scissors against a scripted bot, or between two learners.
+
+``benchmarkzoo/RPSPopulation-v0`` plays against a bot of the scripted population (a Gymnasium
+env); ``benchmarkzoo/RPSSelfPlay-v0`` is the same game between two learners (a PettingZoo
+ParallelEnv).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import EnvConfig, arg, integer
 from benchmarkzoo.core.errors import ScenarioError
@@ -41,10 +46,14 @@ class RPSPopulationConfig(EnvConfig):
     generator_needs: ClassVar[str] = "an RPS population generator"
     time_limit: ClassVar[int] = 100
 
+    @override
     def sim_params(self, generator: Any, env_id: str) -> sim.Params:
         return sim.Params(history=self.history)
 
-    def check_scenario(self, scenario: Any, generator: Any, params: sim.Params, env_id: str) -> RPSScenario:
+    @override
+    def check_scenario(
+        self, scenario: Any, generator: Any, params: sim.Params, env_id: str
+    ) -> RPSScenario | RPSSelfPlayScenario:  # the self-play config's are RPSSelfPlayScenarios
         if not isinstance(scenario, RPSScenario):
             raise ScenarioError(f"{env_id}: options['scenario'] must be an RPSScenario; got {scenario!r:.80}.")
         return scenario
@@ -76,12 +85,15 @@ class RPSSelfPlayConfig(RPSPopulationConfig):
         "an RPS self-play generator (two learners), or an RPS population generator (player_1 the scenario's bot)"
     )
 
+    @override
     def sim_params(self, generator: Any, env_id: str) -> SelfPlayParams:
         return SelfPlayParams(history=self.history, learners=1 if isinstance(generator, RPSPopulationGenerator) else 2)
 
+    @override
     def possible_agents(self, params: SelfPlayParams) -> list[str]:
         return list(AGENTS[: params.learners])
 
+    @override
     def check_scenario(
         self, scenario: Any, generator: Any, params: SelfPlayParams, env_id: str
     ) -> RPSSelfPlayScenario | RPSScenario:
@@ -102,10 +114,12 @@ class RPSSelfPlayConfig(RPSPopulationConfig):
 
 
 def build_spaces(params: sim.Params) -> tuple[spaces.Box, spaces.Discrete]:
+    """The observation space (the one-hot history) and the action space (the three moves)."""
     return spaces.Box(0.0, 1.0, shape=(params.obs_size,), dtype=np.float32), spaces.Discrete(sim.NUM_MOVES)
 
 
 def make_renderer(params: sim.Params, render_mode: str):
+    """The pygame renderer of an RPS world."""
     from benchmarkzoo.envs.multiagent.rps.render import RPSRenderer
 
     return RPSRenderer(params, render_mode, RENDER_FPS)
@@ -397,6 +411,7 @@ class RPSSelfPlayEnv(ParallelEnvView):
     def _load(self, scenario: RPSSelfPlayScenario | RPSScenario) -> None:
         sim.load(self.sim_state, 0, scenario)
 
+    @override
     def step(self, actions: dict[str, Any]):
         check_action_dict(
             self.env_id, actions, self.agents, self._index, "both players move every round: 0 rock, 1 paper, 2 scissors"

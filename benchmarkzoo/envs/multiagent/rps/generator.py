@@ -1,5 +1,8 @@
-"""RPS scenarios: one scripted bot (by name), its noise level and the seed of its random stream; or a
-self-play match (how often the players' hands tremble, and the seed of the trembles)."""
+"""RPS scenarios: a match against one scripted bot, or a self-play match.
+
+A bot match names the bot, its noise level and the seed of its random stream; a self-play match
+says how often the players' hands tremble, and the seed of the trembles.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
@@ -108,10 +112,12 @@ class RPSPopulationGenerator(Generator):
         self.bots = names
         self.max_noise = self._check_float_range("max_noise", max_noise, 0.0, 1.0)
 
+    @override
     @property
     def kwargs(self) -> dict[str, Any]:
         return {"bots": list(self.bots), "max_noise": self.max_noise}
 
+    @override
     def __call__(self, rng: np.random.Generator) -> RPSScenario:
         bot = self.bots[int(rng.integers(len(self.bots)))]
         noise = float(rng.uniform(0.0, self.max_noise))
@@ -160,6 +166,7 @@ class RPSSelfPlayGenerator(Generator):
     def __init__(self, max_noise: float = 0.0):
         self.max_noise = self._check_float_range("max_noise", max_noise, 0.0, 1.0)
 
+    @override
     def __call__(self, rng: np.random.Generator) -> RPSSelfPlayScenario:
         noise = float(rng.uniform(0.0, self.max_noise))
         seed = int(rng.integers(MAX_SEED))

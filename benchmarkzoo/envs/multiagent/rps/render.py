@@ -1,5 +1,6 @@
-"""pygame drawing of one RPS world (a match against a bot, or self-play); pygame is imported only when a
-frame is first drawn.
+"""pygame drawing of one RPS world (a match against a bot, or self-play).
+
+pygame is imported only when a frame is first drawn.
 
 The frame is a scoreboard: the two players' names (the population env names the bot), the score
 and the round, then the last ``K`` rounds, most recent on top, each as the two moves' icons on a
@@ -62,6 +63,7 @@ class RPSRenderer(PygameCanvas):
             pg.draw.circle(self.screen, SCISSORS, (x + r - 3, y + r - 4), 4, 2)
 
     def draw(self, state: State, world: int) -> np.ndarray | None:
+        """Draw world ``world`` and show it (``human``) or return it as ``(H, W, 3)`` uint8."""
         pg = self.pygame
         self.screen.fill(FLOOR)
         left, right = player_names(state, world)

@@ -53,6 +53,7 @@ class Params:
 
     @property
     def obs_size(self) -> int:
+        """Entries of an observation: the one-hot moves of both players over ``history`` rounds."""
         return self.history * 2 * NUM_MOVES
 
 
@@ -109,6 +110,7 @@ class State:
 
 
 def init_state(params: Params, num_worlds: int) -> State:
+    """The state of ``num_worlds`` worlds before their first game (every game is started by ``load``)."""
     b = num_worlds
     return State(
         bot=np.full(b, -1, dtype=np.int64),
@@ -138,8 +140,10 @@ def init_state(params: Params, num_worlds: int) -> State:
 
 
 def load(state: State, world: int, scenario: RPSScenario | RPSSelfPlayScenario | None) -> None:
-    """Start a new game in world ``world``: against ``scenario``'s bot, or self-play (an
-    :class:`RPSSelfPlayScenario`, or ``None`` for self-play without trembles)."""
+    """Start a new game in world ``world``: against ``scenario``'s bot, or self-play.
+
+    Self-play takes an :class:`RPSSelfPlayScenario`, or ``None`` for self-play without trembles.
+    """
     for field in dataclasses.fields(state):
         arr = getattr(state, field.name)
         arr[world] = -1 if field.name in ("bot", "hist", "last", "prev") else 0
@@ -335,8 +339,11 @@ def bot_moves(state: State) -> np.ndarray:
 
 
 def tremble(state: State, moves: np.ndarray) -> np.ndarray:
-    """Self-play noise: ``(B, 2)`` int64, the ``(B, 2)`` chosen ``moves`` with each player's replaced by a
-    uniformly random move with probability ``state.noise`` (fresh array; worlds with a bot are unchanged)."""
+    """Self-play noise: ``(B, 2)`` int64, the chosen ``moves`` with trembles (a fresh array).
+
+    Each player's move is replaced by a uniformly random move with probability ``state.noise``;
+    worlds with a bot are unchanged.
+    """
     out = np.array(moves, dtype=np.int64)
     if not state.noise.any():
         return out
@@ -399,8 +406,11 @@ def play(state: State, move0: np.ndarray, move1: np.ndarray) -> np.ndarray:
 
 
 def observe(state: State, player: int = 0) -> np.ndarray:
-    """``(B, K * 6)`` float32: for each of the last ``K`` rounds (most recent first), the one-hot of
-    ``player``'s move then of the opponent's; zeros for rounds before the game."""
+    """``(B, K * 6)`` float32: the last ``K`` rounds (most recent first) as seen by ``player``.
+
+    Each round is the one-hot of ``player``'s move then of the opponent's; zeros for rounds before
+    the game.
+    """
     hist = state.hist[:, :, [player, 1 - player]]  # (B, K, 2)
     return _ONE_HOT[hist].reshape(hist.shape[0], -1)
 

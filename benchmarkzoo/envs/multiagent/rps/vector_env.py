@@ -1,5 +1,7 @@
-"""The native vector forms of ``benchmarkzoo/RPSPopulation-v0`` and ``benchmarkzoo/RPSSelfPlay-v0``: ``num_envs``
-matches in one batched simulator."""
+"""The native vector forms of ``benchmarkzoo/RPSPopulation-v0`` and ``benchmarkzoo/RPSSelfPlay-v0``.
+
+``num_envs`` matches in one batched simulator.
+"""
 
 from __future__ import annotations
 
