@@ -18,6 +18,7 @@ import numpy as np
 
 #: Moves in action order: up, right, down, left, as (d_row, d_col).
 MOVES = np.array([[-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int64)
+_MOVE_PAIRS = tuple((int(dr), int(dc)) for dr, dc in MOVES)  # MOVES as Python ints, for the planners' loops
 
 
 @functools.lru_cache(maxsize=64)
@@ -224,3 +225,25 @@ def sample_start_goal(
         return None
     goal = order[near + int(u_goal * (len(order) - near))]
     return divmod(start, width), divmod(goal, width)
+
+
+def downhill_move(dist: np.ndarray, row: int, col: int) -> int:
+    """The move (an index into :data:`MOVES`) to the neighbour of ``(row, col)`` nearest the target.
+
+    Args:
+        dist: ``(H, W)`` distances to the target, negative where it is unreachable (as
+            :func:`bfs_distances` returns them).
+        row: the current cell's row.
+        col: the current cell's column.
+
+    Returns:
+        the move onto the in-grid neighbour with the smallest non-negative distance, the first
+        in :data:`MOVES` order on a tie; 0 when no neighbour reaches the target.
+    """
+    height, width = dist.shape
+    best, best_dist = 0, np.inf
+    for action, (dr, dc) in enumerate(_MOVE_PAIRS):
+        r, c = row + dr, col + dc
+        if 0 <= r < height and 0 <= c < width and 0 <= dist[r, c] < best_dist:
+            best, best_dist = action, dist[r, c]
+    return best

@@ -70,8 +70,11 @@ class VectorCore(ConfiguredView):
     autoreset_modes: ClassVar[tuple[AutoresetMode, ...]] = tuple(AutoresetMode)
     #: The constructor's name for the time limit (``max_episode_steps`` or ``max_cycles``).
     time_limit_name: ClassVar[str] = "max_episode_steps"
-    #: The simulator module of the default :meth:`_load_worlds` (``load(state, world, scenario, params)``).
+    #: The simulator module of the default :meth:`_load_worlds` (``load(state, world, scenario, params)``)
+    #: and, with :attr:`build_spaces`, of the default :meth:`_setup` (``init_state(params, num_worlds)``).
     sim: Any = None
+    #: The env's ``build_spaces(params) -> (observation space, action space)``, as a ``staticmethod``.
+    build_spaces: Any = None
     #: The attribute holding the simulator state (``sim_state`` where a parallel view's ``state()`` takes the name).
     state_attribute: ClassVar[str] = "state"
     _leading_parameters = (keyword("num_envs", 1, "int"),)
@@ -162,6 +165,16 @@ class VectorCore(ConfiguredView):
         return {}
 
     def _make_renderer(self) -> Any:
+        raise NotImplementedError
+
+    def _setup(self) -> None:
+        """By default: the spaces of :attr:`build_spaces` and ``num_envs`` worlds of ``sim.init_state``."""
+        if self.build_spaces is not None:
+            self._set_spaces(*self.build_spaces(self.params))
+            setattr(self, self.state_attribute, self.sim.init_state(self.params, self.num_envs))
+
+    def _set_spaces(self, single_observation_space: Any, single_action_space: Any) -> None:
+        """Set the spaces of one world (one agent's, multi-agent) and their batches; each vector base has its own."""
         raise NotImplementedError
 
     # ---- shared plumbing ----------------------------------------------------------------------

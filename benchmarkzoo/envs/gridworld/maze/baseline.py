@@ -11,7 +11,7 @@ from collections import OrderedDict
 import numpy as np
 
 from benchmarkzoo.envs.gridworld.maze.generator import MazeScenario
-from benchmarkzoo.generators.grids import MOVES, bfs_distances
+from benchmarkzoo.generators.grids import bfs_distances, downhill_move
 
 
 class ShortestPathPolicy:
@@ -40,14 +40,7 @@ class ShortestPathPolicy:
 
     def act_world(self, scenario: MazeScenario, pos: np.ndarray) -> int:
         """The action that takes the agent at ``pos`` one step closer to ``scenario``'s goal."""
-        dist = self._distance_map(scenario)
-        height, width = dist.shape
-        best, best_dist = 0, np.inf
-        for action, (dr, dc) in enumerate(MOVES):
-            r, c = int(pos[0] + dr), int(pos[1] + dc)
-            if 0 <= r < height and 0 <= c < width and 0 <= dist[r, c] < best_dist:
-                best, best_dist = action, dist[r, c]
-        return best
+        return downhill_move(self._distance_map(scenario), int(pos[0]), int(pos[1]))
 
     def __call__(self, env) -> int | np.ndarray:
         """The action for ``env``'s current state: an int, or ``(num_envs,)`` int64 for a native vector env."""

@@ -27,10 +27,7 @@ class MazeVectorEnv(NativeVectorEnv):
     # The maze-family variant's pieces; MazeKeysVectorEnv swaps them and keeps everything else.
     sim = sim
     build_spaces = staticmethod(build_spaces)
-
-    def _setup(self) -> None:
-        self._set_spaces(*self.build_spaces(self.params))
-        self.state = self.sim.init_state(self.params, self.num_envs)
+    state: sim.State  # made by the default _setup
 
     def _reset_info(self) -> dict[str, np.ndarray]:
         return {"is_success": np.zeros(self.num_envs, dtype=bool)}

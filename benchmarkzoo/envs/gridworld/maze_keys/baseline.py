@@ -12,7 +12,7 @@ from collections import OrderedDict
 import numpy as np
 
 from benchmarkzoo.envs.gridworld.maze_keys.generator import MazeKeysScenario
-from benchmarkzoo.generators.grids import MOVES, bfs_distances
+from benchmarkzoo.generators.grids import bfs_distances, downhill_move
 
 
 class KeyDoorPlanner:
@@ -58,13 +58,7 @@ class KeyDoorPlanner:
             without = to_goal_locked[row, col]
             via_key = to_key[row, col] + to_goal_open[scenario.key] if to_key[row, col] >= 0 else -1
             target = to_goal_locked if without >= 0 and (via_key < 0 or without <= via_key) else to_key
-        height, width = target.shape
-        best, best_dist = 0, np.inf
-        for action, (dr, dc) in enumerate(MOVES):
-            r, c = int(pos[0] + dr), int(pos[1] + dc)
-            if 0 <= r < height and 0 <= c < width and 0 <= target[r, c] < best_dist:
-                best, best_dist = action, target[r, c]
-        return best
+        return downhill_move(target, int(pos[0]), int(pos[1]))
 
     def __call__(self, env) -> int | np.ndarray:
         """The action for ``env``'s current state: an int, or ``(num_envs,)`` int64 for a native vector env."""

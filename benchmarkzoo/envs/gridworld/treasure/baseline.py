@@ -16,7 +16,7 @@ import numpy as np
 
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureScenario
 from benchmarkzoo.envs.gridworld.treasure.pareto import treasure_returns
-from benchmarkzoo.generators.grids import MOVES, bfs_distances
+from benchmarkzoo.generators.grids import bfs_distances, downhill_move
 
 #: Equal weight on treasure value and time: on the classic convex map it goes to 15.1 or 16.1
 #: (both score 7.1 per weight unit; the tie goes to the larger value, 16.1 in 9 steps).
@@ -87,14 +87,8 @@ class LinearWeightPlanner:
         dist = self._plan(scenario, max_steps)
         if dist is None:
             return 0
-        height, width = dist.shape
-        r, c = divmod(int(cell), width)
-        best, best_dist = 0, np.inf
-        for action, (dr, dc) in enumerate(MOVES.tolist()):
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < height and 0 <= nc < width and 0 <= dist[nr, nc] < best_dist:
-                best, best_dist = action, dist[nr, nc]
-        return best
+        row, col = divmod(int(cell), dist.shape[1])
+        return downhill_move(dist, row, col)
 
     def __call__(self, env) -> int | np.ndarray:
         """The action for ``env``'s current state: an int, or ``(num_envs,)`` int64 for a native vector env."""

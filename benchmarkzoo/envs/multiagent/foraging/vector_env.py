@@ -33,10 +33,8 @@ class ForagingVectorEnv(NativeMultiAgentVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
     config_type = ForagingConfig
     sim = sim
-
-    def _setup(self) -> None:
-        self._set_spaces(*build_spaces(self.params))
-        self.sim_state = sim.init_state(self.params, self.num_envs)
+    build_spaces = staticmethod(build_spaces)
+    sim_state: sim.State  # made by the default _setup
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, self.single_action_space.n, acting, self.possible_agents)

@@ -32,10 +32,8 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     config_type = MapfConfig
     config: MapfConfig
     sim = sim
-
-    def _setup(self) -> None:
-        self._set_spaces(*build_spaces(self.params))
-        self.sim_state = sim.init_state(self.params, self.num_envs)
+    build_spaces = staticmethod(build_spaces)
+    sim_state: sim.State  # made by the default _setup
 
     def _reset_info(self) -> dict[str, np.ndarray]:
         return {"is_success": np.zeros((self.num_envs, self.num_agents), dtype=bool)}

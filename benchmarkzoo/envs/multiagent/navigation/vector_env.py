@@ -70,10 +70,9 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 10}
     config_type = NavigationConfig
-
-    def _setup(self) -> None:
-        self._set_spaces(*build_spaces(self.params))
-        self.sim_state = sim.init_state(self.params, self.num_envs)
+    sim = sim
+    build_spaces = staticmethod(build_spaces)
+    sim_state: sim.State  # made by the default _setup
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         sim.load_worlds(self.sim_state, worlds, self._next_scenarios(worlds, options))

@@ -33,10 +33,9 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
     config_type = RPSPopulationConfig
-
-    def _setup(self) -> None:
-        self._set_spaces(*build_spaces(self.params))
-        self.state = sim.init_state(self.params, self.num_envs)
+    sim = sim
+    build_spaces = staticmethod(build_spaces)
+    state: sim.State  # made by the default _setup
 
     def _load_world(self, state: sim.State, world: int, scenario: RPSScenario) -> None:
         sim.load(state, world, scenario)
@@ -71,10 +70,9 @@ class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
     config_type = RPSSelfPlayConfig
-
-    def _setup(self) -> None:
-        self._set_spaces(*build_spaces(self.params))
-        self.sim_state = sim.init_state(self.params, self.num_envs)
+    sim = sim
+    build_spaces = staticmethod(build_spaces)
+    sim_state: sim.State  # made by the default _setup
 
     def _load_world(self, state: sim.State, world: int, scenario: RPSSelfPlayScenario | RPSScenario) -> None:
         sim.load(state, world, scenario)
