@@ -57,8 +57,9 @@ class VectorCore(ConfiguredView):
     """Per-world state and plumbing of a native vector env; see the module docstring.
 
     A subclass with a ``config_type`` is constructed as ``(num_envs, <config fields>, <time limit>,
-    autoreset_mode, render_mode)`` and builds its spaces and simulator state in :meth:`_setup`;
-    it sets ``sim`` (the simulator module) to use the default :meth:`_load_worlds`.
+    autoreset_mode, render_mode)`` and builds its spaces and simulator state in :meth:`_setup`
+    (by default from ``build_spaces`` and ``sim.init_state``); it sets ``sim`` (the simulator
+    module) to use the default :meth:`_load_worlds`.
     """
 
     # An instance attribute, as Gymnasium's ``VectorEnv`` declares it: the constructor sets the autoreset mode in it.
