@@ -23,7 +23,7 @@ import dataclasses
 import difflib
 import inspect
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -151,6 +151,23 @@ class EnvConfig:
         ]
 
     @classmethod
+    def fixed_arguments(cls) -> dict[str, Any]:
+        """The arguments this config fixes, with the value it plays each at.
+
+        A variant fixes an argument of its base config by re-declaring it as a ``ClassVar``
+        constant (``reward: ClassVar[str] = "diff-waiting-time"``), which removes it from the
+        fields and so from every view's signature; a caller who passes it is told the value.
+        """
+        own = {f.name for f in dataclasses.fields(cls)}
+        return {
+            f.name: getattr(cls, f.name)
+            for base in reversed(cls.__mro__[1:])
+            if dataclasses.is_dataclass(base)
+            for f in dataclasses.fields(base)
+            if f.name not in own
+        }
+
+    @classmethod
     def from_kwargs(cls, kwargs: dict[str, Any]) -> EnvConfig:
         """The config of an env's constructor kwargs (its other arguments, such as ``render_mode``, ignored)."""
         return cls(**{f.name: kwargs[f.name] for f in dataclasses.fields(cls) if f.name in kwargs})
@@ -192,12 +209,26 @@ class EnvConfig:
         raise NotImplementedError
 
 
-def bind_arguments(owner: str, signature: inspect.Signature, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+def bind_arguments(
+    owner: str,
+    signature: inspect.Signature,
+    args: tuple,
+    kwargs: dict[str, Any],
+    fixed: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """Every parameter of ``signature`` bound to what a caller passed, defaults applied.
 
+    Args:
+        owner: the class, for messages.
+        signature: the constructor's signature.
+        args, kwargs: what the caller passed.
+        fixed: arguments the class does not take because it plays them at a fixed value
+            (:meth:`EnvConfig.fixed_arguments`); passing one is refused with that value.
+
     Raises:
-        TypeError: an unknown keyword (with the closest known one and the full list), or too many
-            positional arguments; the message names ``owner`` (the class).
+        TypeError: an unknown keyword (with the value a fixed one is played at, else the closest
+            known one, and the full list), or too many positional arguments; the message names
+            ``owner`` (the class).
     """
     names = list(signature.parameters)
     unknown = [key for key in kwargs if key not in signature.parameters]
@@ -205,6 +236,8 @@ def bind_arguments(owner: str, signature: inspect.Signature, args: tuple, kwargs
         key = unknown[0]
         close = difflib.get_close_matches(key, names, n=1)
         guess = f" Did you mean {close[0]!r}?" if close else ""
+        if fixed and key in fixed:
+            guess = f" {owner} plays {key}={fixed[key]!r}, fixed by this variant; leave it out."
         raise TypeError(
             f"{owner}() got an unexpected keyword argument {key!r}.{guess} Its arguments are: {', '.join(names)}."
         )

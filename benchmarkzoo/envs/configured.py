@@ -27,6 +27,8 @@ class ConfiguredView(SpecNamed):
         config: the checked config of this instance (set before :meth:`_setup`).
         base_arguments: the constructor's other arguments, bound (``num_envs``, the time limit, modes,
             and any a view adds to its trailing parameters, such as Panda's ``num_workers``).
+        init_arguments: every constructor argument as the caller gave it, defaults applied: calling
+            the class with them makes the same env again (a view that pickles by rebuilding).
     """
 
     config_type: ClassVar[type[EnvConfig] | None] = None
@@ -65,7 +67,8 @@ class ConfiguredView(SpecNamed):
         config_type = cls.config_type
         if config_type is None:  # _configured_init is installed only with a config_type
             raise TypeError(f"{cls.__name__} has no config_type to bind its arguments to.")
-        bound = bind_arguments(cls.__name__, cls.__signature__, args, kwargs)
+        bound = bind_arguments(cls.__name__, cls.__signature__, args, kwargs, config_type.fixed_arguments())
+        self.init_arguments = dict(bound)
         fields = {p.name: bound.pop(p.name) for p in config_type.parameters()}
         self.base_arguments = bound
         config = config_type(**fields)

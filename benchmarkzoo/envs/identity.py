@@ -6,8 +6,9 @@ makers do the same), and :class:`SpecNamed`'s ``spec`` setter renames the env af
 construction, and for an env constructed directly, the name comes from :func:`registered_id`:
 the spec whose entry point is the view's class and whose kwargs this configuration satisfies
 (``PandaEnv(ReachGenerator(), reward_type="dense")`` is ``benchmarkzoo/PandaReach-Dense-v0``),
-else the spec that differs from it only in the generator's kwargs, else the class's first
-registered spec (by id), else the class's own ``env_id`` attribute (a view that
+else the spec that differs from it only in the generator's kwargs, else the spec whose generator
+this one is whatever the other arguments (a RESCO env made with a bad ``reward`` still names its
+network), else the class's first registered spec (by id), else the class's own ``env_id`` attribute (a view that
 is not registered: a test's toy, a third party's draft).
 """
 
@@ -45,7 +46,7 @@ def _same(a: Any, b: Any) -> bool:
         return a == b
 
 
-def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool) -> bool:
+def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool, arguments: bool = True) -> bool:
     from benchmarkzoo.core.errors import UnknownGeneratorError
     from benchmarkzoo.registration import generator_name
 
@@ -64,7 +65,7 @@ def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool) 
             own = generator.kwargs
             if any(key not in own or not _same(own[key], value) for key, value in (kwargs.get(f.name) or {}).items()):
                 return False
-        elif not _same(getattr(config, f.name), kwargs.get(f.name, f.default)):
+        elif arguments and not _same(getattr(config, f.name), kwargs.get(f.name, f.default)):
             return False
     return True
 
@@ -78,8 +79,9 @@ def registered_id(cls: type[SpecNamed], config: Any = None, generator: Any = Non
     if not candidates:
         return cls.env_id
     if config is not None and generator is not None:
-        for strict in (True, False):  # then a generator of the spec's kind with other sizes
+        # then a generator of the spec's kind with other sizes, then the spec's generator with other arguments
+        for strict, arguments in ((True, True), (False, True), (True, False)):
             for spec in candidates:
-                if _matches(spec.kwargs, config, generator, strict):
+                if _matches(spec.kwargs, config, generator, strict, arguments):
                     return spec.id
     return candidates[0].id

@@ -30,7 +30,7 @@ from benchmarkzoo.core.errors import BenchmarkZooError
 from benchmarkzoo.evaluation import metrics
 from benchmarkzoo.evaluation.io import atomic_write_text
 from benchmarkzoo.evaluation.protocol import run_task
-from benchmarkzoo.evaluation.results import episode_scores
+from benchmarkzoo.evaluation.results import task_scores
 from benchmarkzoo.evaluation.suites import References, Suite, Task, load_suite, save_suite, suite_file
 from benchmarkzoo.leaderboard.validate import LEADERBOARD_SEED
 
@@ -115,7 +115,7 @@ def _play(task: Task, policy: str, num_envs: int, seed: int) -> PolicyEpisodes:
         seeds=tuple(e.seed for e in episodes),
         scenario_seeds=tuple(e.scenario_seed for e in episodes),
         scenario_hashes=tuple(e.scenario_hash for e in episodes),
-        scores=tuple(float(s) for s in episode_scores(episodes, task.score)),
+        scores=tuple(float(s) for s in task_scores(result)),
         steps=result.steps,
         wall_time_s=time.perf_counter() - started,
     )

@@ -22,6 +22,18 @@ and two more aggregates say how close the policy came to it:
   some episode attained. A policy that plays one trade-off per scenario covers about
   ``1 / front size``; covering a front takes several episodes per scenario and a policy that varies.
 
+Pooling returns of different scenarios into one point set mixes fronts: a return that is poor in
+its own sea can dominate a good return of a harder one. So hypervolume, expected utility and
+sparsity above are labelled *pooled*, and with exact fronts each scenario is also scored against
+its own front (:func:`scenario_scores`), then aggregated across scenarios with the IQM and
+bootstrap interval every other task score gets:
+
+* **hypervolume ratio**: ``HV(the scenario's episode returns) / HV(its front)``, both against
+  the task's reference point; in ``[0, 1]``, 1 only when the returns attain the whole front.
+* **utility loss**: ``EU(front) - EU(the scenario's returns)`` over the task's weight set (the
+  expected utility loss of Zintgraf et al., 2015); 0 when, for every weight, some return is as
+  good as the best front point.
+
 The scalar score of a multi-objective task (for normalization and the suite IQM) is separate
 and explicit in the suite: see :class:`benchmarkzoo.evaluation.suites.Score`.
 """
@@ -101,3 +113,39 @@ def front_attainment(
     total = sum(len(a) for a in attained.values())
     covered = sum(int(a.sum()) for a in attained.values())
     return optimal / len(returns), (covered / total if total else 0.0)
+
+
+def front_hypervolume(front: np.ndarray, reference_point: Sequence[float], scenario: str) -> float:
+    """``HV(front)``; raises ``ValueError`` naming ``scenario`` when the front dominates none of the reference box."""
+    volume = hypervolume(front, reference_point)
+    if volume <= 0.0:
+        raise ValueError(
+            f"scenario {scenario}: its Pareto front {front.tolist()} dominates no volume above the reference "
+            f"point {list(reference_point)}; the task's reference point must be dominated by every return."
+        )
+    return volume
+
+
+def scenario_scores(
+    returns: Sequence[Sequence[float]],
+    scenario_hashes: Sequence[str],
+    fronts: Mapping[str, Sequence[Sequence[float]]],
+    reference_point: Sequence[float],
+    weights: np.ndarray,
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Each distinct scenario's returns against its own exact front.
+
+    Returns:
+        ``(scenarios, hypervolume_ratios, utility_losses)``: the scenario hashes in the order first
+        played, and two ``(len(scenarios),)`` float64 arrays (see the module docstring).
+    """
+    grouped: dict[str, list[Sequence[float]]] = {}
+    for ret, key in zip(returns, scenario_hashes):
+        grouped.setdefault(key, []).append(ret)
+    ratios, losses = [], []
+    for key, points in grouped.items():
+        points_array = np.asarray(points, dtype=np.float64)
+        front = np.asarray(fronts[key], dtype=np.float64).reshape(-1, points_array.shape[1])
+        ratios.append(hypervolume(points_array, reference_point) / front_hypervolume(front, reference_point, key))
+        losses.append(expected_utility(front, weights) - expected_utility(points_array, weights))
+    return list(grouped), np.asarray(ratios, dtype=np.float64), np.asarray(losses, dtype=np.float64)

@@ -71,13 +71,24 @@ class Episode(_Model):
 
 
 class MultiObjectiveAggregates(_Model):
-    """See :mod:`benchmarkzoo.evaluation.mo_metrics`; the front-based ones need recorded fronts."""
+    """See :mod:`benchmarkzoo.evaluation.mo_metrics`; the front-based ones need recorded fronts.
+
+    ``hypervolume``, ``expected_utility`` and ``sparsity`` are of every episode's return pooled
+    across scenarios. With exact fronts, ``scenario_hypervolume_ratio`` and ``scenario_utility_loss``
+    score each scenario against its own front: their IQM over the scenarios played (``scenarios``),
+    each with a 95% bootstrap interval.
+    """
 
     hypervolume: float
     expected_utility: float
     sparsity: float
     pareto_optimal_rate: float | None = None
     front_coverage: float | None = None
+    scenarios: int | None = None
+    scenario_hypervolume_ratio: float | None = None
+    scenario_hypervolume_ratio_ci: tuple[float, float] | None = None
+    scenario_utility_loss: float | None = None
+    scenario_utility_loss_ci: tuple[float, float] | None = None
 
 
 class TaskAggregates(_Model):
@@ -222,6 +233,8 @@ def provenance(backend: str, num_envs: int, workers: int) -> Provenance:
 
 def _score(episode: Episode, score: Score) -> float:
     ret = episode.episode_return
+    if score.kind == "hypervolume_ratio":
+        raise ScoreError("a hypervolume_ratio score is taken against the scenarios' fronts: use episode_scores.")
     if score.kind == "metric":
         if score.metric not in episode.metrics:
             raise ScoreError(
@@ -252,9 +265,52 @@ def vector_return(episode: Episode) -> np.ndarray:
     return vector.sum(axis=0) if vector.ndim == 2 else vector
 
 
-def episode_scores(episodes: list[Episode], score: Score = RETURN) -> np.ndarray:
-    """``(episodes,)`` float64: each episode's scalar score under ``score``."""
+def episode_scores(
+    episodes: list[Episode],
+    score: Score = RETURN,
+    fronts: dict[str, list[list[float]]] | None = None,
+    multi_objective: MultiObjective | None = None,
+) -> np.ndarray:
+    """``(episodes,)`` float64: each episode's scalar score under ``score``.
+
+    A ``hypervolume_ratio`` score needs the scenarios' exact ``fronts`` and the task's
+    ``multi_objective`` settings (its reference point); the other kinds read the episode alone.
+
+    Raises:
+        ScoreError: the score cannot be taken of these episodes (and says why).
+    """
+    if score.kind == "hypervolume_ratio":
+        return _hypervolume_ratios(episodes, fronts, multi_objective)
     return np.array([_score(e, score) for e in episodes], dtype=np.float64)
+
+
+def task_scores(task: TaskResult) -> np.ndarray:
+    """``(episodes,)`` float64: the scores of a task's recorded episodes, under its own score."""
+    return episode_scores(task.episodes, task.score, task.pareto_fronts, task.multi_objective)
+
+
+def _hypervolume_ratios(
+    episodes: list[Episode], fronts: dict[str, list[list[float]]] | None, settings: MultiObjective | None
+) -> np.ndarray:
+    if fronts is None or settings is None:
+        raise ScoreError(
+            "a hypervolume_ratio score needs the exact Pareto front of every scenario played (the results' "
+            "`pareto_fronts`, which `evaluate` records when the env computes fronts) and the task's reference "
+            "point; this task has " + ("no fronts." if fronts is None else "no multi_objective settings.")
+        )
+    reference, volumes, ratios = settings.reference_point, {}, []
+    for episode in episodes:
+        key = episode.scenario_hash
+        if key not in fronts:
+            raise ScoreError(f"episode {episode.index} played scenario {key}, whose Pareto front is not recorded.")
+        if key not in volumes:
+            front = np.asarray(fronts[key], dtype=np.float64).reshape(-1, len(reference))
+            try:
+                volumes[key] = mo_metrics.front_hypervolume(front, reference, key)
+            except ValueError as error:
+                raise ScoreError(str(error)) from error
+        ratios.append(mo_metrics.hypervolume(vector_return(episode)[None, :], reference) / volumes[key])
+    return np.asarray(ratios, dtype=np.float64)
 
 
 def multi_objective_aggregates(
@@ -265,15 +321,35 @@ def multi_objective_aggregates(
     points = np.asarray([vector_return(e) for e in episodes], dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != m:
         raise ScoreError(f"the multi-objective settings have {m} objectives; the returns have shape {points.shape}.")
-    optimal = coverage = None
-    if fronts is not None:
-        optimal, coverage = mo_metrics.front_attainment(points, [e.scenario_hash for e in episodes], fronts)
-    return MultiObjectiveAggregates(
+    weights = mo_metrics.weight_set(m, settings.weight_steps)
+    pooled = MultiObjectiveAggregates(
         hypervolume=mo_metrics.hypervolume(points, settings.reference_point),
-        expected_utility=mo_metrics.expected_utility(points, mo_metrics.weight_set(m, settings.weight_steps)),
+        expected_utility=mo_metrics.expected_utility(points, weights),
         sparsity=mo_metrics.sparsity(points),
-        pareto_optimal_rate=optimal,
-        front_coverage=coverage,
+    )
+    if fronts is None:
+        return pooled
+    hashes = [e.scenario_hash for e in episodes]
+    missing = sorted(set(hashes) - set(fronts))
+    if missing:
+        raise ScoreError(f"the results record no Pareto front for scenario(s) {missing} that episodes played.")
+    optimal, coverage = mo_metrics.front_attainment(points, hashes, fronts)
+    try:
+        scenarios, ratios, losses = mo_metrics.scenario_scores(
+            points, hashes, fronts, settings.reference_point, weights
+        )
+    except ValueError as error:
+        raise ScoreError(str(error)) from error
+    return pooled.model_copy(
+        update={
+            "pareto_optimal_rate": optimal,
+            "front_coverage": coverage,
+            "scenarios": len(scenarios),
+            "scenario_hypervolume_ratio": metrics.iqm(ratios),
+            "scenario_hypervolume_ratio_ci": metrics.bootstrap_ci(ratios, metrics.iqm),
+            "scenario_utility_loss": metrics.iqm(losses),
+            "scenario_utility_loss_ci": metrics.bootstrap_ci(losses, metrics.iqm),
+        }
     )
 
 
@@ -285,7 +361,7 @@ def task_aggregates(
     fronts: dict[str, list[list[float]]] | None = None,
 ) -> TaskAggregates:
     """Statistics of one task, from its episodes (and recorded fronts) alone."""
-    returns = episode_scores(episodes, score)
+    returns = episode_scores(episodes, score, fronts, multi_objective)
     low, high = metrics.bootstrap_ci(returns)
     successes = [e.success for e in episodes if e.success is not None]
     normalized = None
@@ -303,6 +379,27 @@ def task_aggregates(
     )
 
 
+#: Multi-objective aggregates added after results files were first written. ``schema_version`` 1
+#: keeps them optional: a file that leaves them out (or null) was written before them and is checked
+#: without them; a file that gives a value must give the right one.
+LATER_MO_AGGREGATES = (
+    "scenarios",
+    "scenario_hypervolume_ratio",
+    "scenario_hypervolume_ratio_ci",
+    "scenario_utility_loss",
+    "scenario_utility_loss_ci",
+)
+
+
+def as_claimed(recomputed: TaskAggregates | None, claimed: TaskAggregates | None) -> TaskAggregates | None:
+    """``recomputed`` without the later aggregates ``claimed`` (a file's own) leaves out, to compare the two."""
+    mo, claimed_mo = (recomputed.multi_objective, claimed.multi_objective) if recomputed and claimed else (None, None)
+    if mo is None or claimed_mo is None:
+        return recomputed
+    unset = {name: None for name in LATER_MO_AGGREGATES if getattr(claimed_mo, name) is None}
+    return recomputed.model_copy(update={"multi_objective": mo.model_copy(update=unset)}) if unset else recomputed
+
+
 def aggregates_of(task: TaskResult) -> TaskAggregates | None:
     """The aggregates a finished task's episodes give (``None`` unless ``ok``)."""
     if task.status != "ok" or not task.episodes:
@@ -313,7 +410,7 @@ def aggregates_of(task: TaskResult) -> TaskAggregates | None:
 def suite_aggregates(tasks: list[TaskResult]) -> SuiteAggregates | None:
     """Normalized IQM, mean and optimality gap over the tasks that have references and finished."""
     per_task = [
-        metrics.normalize(episode_scores(t.episodes, t.score), t.references["random"], t.references["baseline"])
+        metrics.normalize(task_scores(t), t.references["random"], t.references["baseline"])
         for t in tasks
         if t.status == "ok" and t.references is not None and t.episodes
     ]

@@ -45,11 +45,16 @@ class Score(BaseModel):
       2-simplex) it is the episode's expected utility over that set.
     * ``metric``: a named per-episode metric the env reports at the end of an episode (e.g.
       ``cooperative_success``).
+    * ``hypervolume_ratio``: the hypervolume of the episode's vector return over that of its own
+      scenario's exact Pareto front, both against the task's ``multi_objective.reference_point``
+      (:func:`benchmarkzoo.evaluation.mo_metrics.scenario_scores`). Needs ``multi_objective`` and
+      an env that computes exact fronts (``pareto_front``). Scoring each episode against its own
+      scenario's front keeps an easy sea's return from outweighing a hard sea's.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Literal["return", "utility", "metric"] = "return"
+    kind: Literal["return", "utility", "metric", "hypervolume_ratio"] = "return"
     weights: tuple[float, ...] | None = None
     metric: str | None = None
 
@@ -97,6 +102,11 @@ class Task(BaseModel):
     @model_validator(mode="after")
     def _weights_match_objectives(self) -> Task:
         mo = self.multi_objective
+        if self.score.kind == "hypervolume_ratio" and mo is None:
+            raise ValueError(
+                "score kind 'hypervolume_ratio' is taken against the task's reference point: give the task "
+                "`multi_objective: {reference_point: [...]}`"
+            )
         if mo is not None and self.score.weights is not None and len(self.score.weights) != len(mo.reference_point):
             raise ValueError(
                 f"score.weights has {len(self.score.weights)} entries; the reference point has "

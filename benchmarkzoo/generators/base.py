@@ -21,6 +21,45 @@ from benchmarkzoo.core.scenario import Scenario
 from benchmarkzoo.core.seeding import np_random
 
 
+@functools.cache
+def _forwarded_parameters(cls: type) -> tuple[dict[str, inspect.Parameter], bool]:
+    """The named ``__init__`` parameters of ``cls`` and of the parents it forwards ``**kwargs`` to, leaf first.
+
+    Returns:
+        ``({name: parameter}, forwards)``: a name a subclass re-defaults keeps the subclass's
+        default, and a parent's parameter is keyword-only (it is reachable through ``**kwargs``
+        only); ``forwards`` is whether the class's own ``__init__`` forwards ``**kwargs``.
+    """
+    owners = [klass for klass in cls.__mro__ if "__init__" in klass.__dict__ and klass is not object]
+    found: dict[str, inspect.Parameter] = {}
+    forwards = []
+    for depth, klass in enumerate(owners):
+        parameters = list(inspect.signature(klass.__dict__["__init__"]).parameters.values())
+        for p in parameters:
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in found:
+                found[p.name] = p if depth == 0 else p.replace(kind=p.KEYWORD_ONLY)
+        forwards.append(any(p.kind is p.VAR_KEYWORD for p in parameters))
+        if not forwards[-1]:
+            break
+    return found, bool(forwards) and forwards[0]
+
+
+class _ForwardedSignature:
+    """``inspect.signature`` (and ``help``) of a generator class whose ``__init__`` forwards ``**kwargs``.
+
+    The signature spells out every argument along the MRO: the class's own, then (keyword-only)
+    those of the parents it forwards to, so a subclass that states only what it adds or
+    re-defaults still documents every argument it takes. ``None`` (Python's own signature) for
+    instances, dataclasses and classes that forward nothing.
+    """
+
+    def __get__(self, instance: Any, owner: type) -> inspect.Signature | None:
+        if instance is not None or dataclasses.is_dataclass(owner):
+            return None
+        parameters, forwards = _forwarded_parameters(owner)
+        return inspect.Signature(list(parameters.values())) if forwards else None
+
+
 class Generator(abc.ABC):
     """Turns a random generator into one complete scenario.
 
@@ -30,6 +69,7 @@ class Generator(abc.ABC):
     """
 
     scenario_type: ClassVar[type[Scenario]]
+    __signature__: ClassVar[Any] = _ForwardedSignature()
 
     @abc.abstractmethod
     def __call__(self, rng: np.random.Generator) -> Scenario:
@@ -78,20 +118,7 @@ def init_arguments(cls: type) -> tuple[str, ...]:
     """The constructor arguments of generator class ``cls``, see :attr:`Generator.kwargs`."""
     if dataclasses.is_dataclass(cls):
         return tuple(f.name for f in dataclasses.fields(cls) if f.init)
-    names: list[str] = []
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is None:
-            continue
-        forwards = False
-        for name, p in inspect.signature(init).parameters.items():
-            if p.kind is p.VAR_KEYWORD:
-                forwards = True
-            elif name != "self" and p.kind is not p.VAR_POSITIONAL and name not in names:
-                names.append(name)
-        if not forwards:
-            break
-    return tuple(names)
+    return tuple(_forwarded_parameters(cls)[0])
 
 
 def resolve_generator(

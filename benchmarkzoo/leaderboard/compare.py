@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from benchmarkzoo.evaluation import metrics
-from benchmarkzoo.evaluation.results import Results, episode_scores
+from benchmarkzoo.evaluation.results import Results, task_scores
 from benchmarkzoo.leaderboard.validate import SubmissionError, load_submission
 
 
@@ -36,8 +36,8 @@ def compare_results(a: Results, b: Results, reps: int = metrics.REPS) -> Compari
     pairs = [(ta, tb) for ta, tb in zip(a.tasks, b.tasks) if ta.status == "ok" and tb.status == "ok"]
     if not pairs:
         raise SubmissionError("no task finished in both files; nothing to compare.")
-    xs = [episode_scores(ta.episodes, ta.score) for ta, _ in pairs]
-    ys = [episode_scores(tb.episodes, tb.score) for _, tb in pairs]
+    xs = [task_scores(ta) for ta, _ in pairs]
+    ys = [task_scores(tb) for _, tb in pairs]
     return Comparison(
         suite=a.suite,
         a=a.policy.name,

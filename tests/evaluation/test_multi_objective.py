@@ -149,3 +149,138 @@ def test_shipped_mo_suite_is_calibrated():
     for task in suite.tasks:
         assert task.score.kind == "utility" and task.multi_objective.reference_point == (0.0, -100.0)
         assert task.references.baseline > task.references.random
+
+
+def test_scenario_scores_by_hand():
+    fronts = {"a": [[1.0, -1.0], [5.0, -3.0]], "b": [[2.0, -2.0]]}
+    returns = [[1.0, -1.0], [2.0, -2.0], [1.0, -5.0]]
+    weights = mo_metrics.weight_set(2, 2)  # [0, 1], [0.5, 0.5], [1, 0]
+    scenarios, ratios, losses = mo_metrics.scenario_scores(returns, ["a", "b", "b"], fronts, [0.0, -10.0], weights)
+    assert scenarios == ["a", "b"]
+    # a: HV of (1, -1) is 1 * 9; the front's is 5 * 7 + 1 * (9 - 7) = 37.
+    assert ratios.tolist() == pytest.approx([9 / 37, 1.0])
+    # a: EU(front) = mean(-1, 1, 5) = 5/3, EU({(1, -1)}) = mean(-1, 0, 1) = 0; b attains its front.
+    assert losses.tolist() == pytest.approx([5 / 3, 0.0])
+    with pytest.raises(ValueError, match=r"scenario a: its Pareto front .* dominates no volume"):
+        mo_metrics.scenario_scores(returns, ["a", "b", "b"], fronts, [10.0, 0.0], weights)
+
+
+def test_per_scenario_scores_see_what_pooling_hides():
+    # An easy sea (front (10, -1)) and a hard one (front (1, -9)): the hard sea's front point is
+    # dominated by the easy sea's, so pooling the returns cannot tell a policy that attains both
+    # fronts from one that finds nothing in the hard sea.
+    fronts = {"easy": [[10.0, -1.0]], "hard": [[1.0, -9.0]]}
+    both, half = [[10.0, -1.0], [1.0, -9.0]], [[10.0, -1.0], [0.0, -10.0]]
+    reference, weights = [0.0, -10.0], mo_metrics.weight_set(2, 10)
+    assert mo_metrics.hypervolume(np.array(both), reference) == mo_metrics.hypervolume(np.array(half), reference)
+    _, ratios_both, losses_both = mo_metrics.scenario_scores(both, ["easy", "hard"], fronts, reference, weights)
+    _, ratios_half, losses_half = mo_metrics.scenario_scores(half, ["easy", "hard"], fronts, reference, weights)
+    assert ratios_both.tolist() == [1.0, 1.0] and ratios_half.tolist() == [1.0, 0.0]
+    assert losses_both.tolist() == pytest.approx([0.0, 0.0]) and losses_half[1] > 0.0
+
+
+FRONT_SUITE = {
+    "name": "tiny-front-v0",
+    "description": "MO-Treasure scored against each scenario's exact front.",
+    "tasks": [
+        {
+            "id": "treasure-test",
+            "env": "benchmarkzoo/MO-Treasure-v0",
+            "scenario_set": "gridworld/treasure",
+            "split": "test",
+            "episodes": 6,
+            "score": {"kind": "hypervolume_ratio"},
+            "multi_objective": {"reference_point": [0.0, -100.0]},
+        }
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def front_runs(tmp_path_factory, suite_writer):
+    path = suite_writer(tmp_path_factory.mktemp("front"), FRONT_SUITE)
+    return path, {p: evaluate(path, p, num_envs=3) for p in ("random", "baseline")}
+
+
+def test_hypervolume_ratio_score_is_taken_against_each_scenarios_front(front_runs):
+    _, runs = front_runs
+    means = {}
+    for policy, results in runs.items():
+        (task,) = results.tasks
+        assert task.status == "ok"
+        expected = []
+        for episode in task.episodes:
+            front = np.asarray(task.pareto_fronts[episode.scenario_hash])
+            point = np.asarray([episode.episode_return])
+            expected.append(mo_metrics.hypervolume(point, [0.0, -100.0]) / mo_metrics.hypervolume(front, [0.0, -100.0]))
+        agg = task.aggregates
+        assert agg.mean == pytest.approx(np.mean(expected))
+        assert all(0.0 <= r <= 1.0 for r in expected)
+        mo = agg.multi_objective
+        assert mo.scenarios == len({e.scenario_hash for e in task.episodes})
+        assert (
+            mo.scenario_hypervolume_ratio_ci[0] <= mo.scenario_hypervolume_ratio <= mo.scenario_hypervolume_ratio_ci[1]
+        )
+        assert mo.scenario_utility_loss >= -1e-9
+        means[policy] = agg.mean
+    # The planner reaches a Pareto-optimal treasure every time: near the best one point can do.
+    assert means["baseline"] > 0.8 > means["random"]
+    assert runs["baseline"].tasks[0].aggregates.multi_objective.scenario_utility_loss < (
+        runs["random"].tasks[0].aggregates.multi_objective.scenario_utility_loss
+    )
+
+
+def test_hypervolume_ratio_score_is_validated_against_the_exact_fronts(front_runs, tmp_path, monkeypatch):
+    from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+
+    path, runs = front_runs
+    assert recompute(runs["baseline"]) == runs["baseline"]
+    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", path.parent)
+    honest = tmp_path / "honest.json"
+    runs["random"].write(honest)
+    validate_file(honest)
+    forged = json.loads(honest.read_text())
+    # A front shrunk to one poor point would raise every ratio: refused as not the env's front.
+    for key in forged["tasks"][0]["pareto_fronts"]:
+        forged["tasks"][0]["pareto_fronts"][key] = [[0.5, -99.0]]
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    with pytest.raises(SubmissionError, match="not the env's exact fronts"):
+        validate_file(tmp_path / "forged.json")
+
+
+def test_hypervolume_ratio_needs_a_reference_point(tmp_path, suite_writer):
+    data = json.loads(json.dumps(FRONT_SUITE))
+    del data["tasks"][0]["multi_objective"]
+    with pytest.raises(BenchmarkZooError, match=r"hypervolume_ratio.*reference point"):
+        load_suite(suite_writer(tmp_path, data))
+
+
+def test_shipped_mo_v2_scores_treasure_per_scenario():
+    suite = load_suite("mo-v2")
+    treasure = [t for t in suite.tasks if t.env == "benchmarkzoo/MO-Treasure-v0"]
+    assert [t.id for t in treasure] == ["treasure-test", "treasure-ood"]
+    for task in treasure:
+        assert task.score.kind == "hypervolume_ratio"
+        assert task.references.seed == 1 and 0.0 <= task.references.random < task.references.baseline <= 1.0
+    assert "no exact Pareto front" in suite.task("mo-quadrotor-test").description
+
+
+def test_files_written_before_the_per_scenario_aggregates_stay_valid(mo_runs, tmp_path, monkeypatch):
+    from benchmarkzoo.evaluation.results import LATER_MO_AGGREGATES
+    from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
+
+    path, runs = mo_runs
+    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", path.parent)
+    runs["baseline"].write(tmp_path / "new.json")
+    data = json.loads((tmp_path / "new.json").read_text())
+    assert data["tasks"][0]["aggregates"]["multi_objective"]["scenario_hypervolume_ratio"] > 0.8
+    for task in data["tasks"]:  # as an older evaluate wrote it
+        for name in LATER_MO_AGGREGATES:
+            del task["aggregates"]["multi_objective"][name]
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    validate_file(tmp_path / "old.json")
+    # Present, a later aggregate is checked like any other.
+    data["tasks"][0]["aggregates"]["multi_objective"]["scenario_hypervolume_ratio"] = 1.0
+    (tmp_path / "forged.json").write_text(json.dumps(data))
+    with pytest.raises(SubmissionError, match="task treasure-test: the aggregates do not match"):
+        validate_file(tmp_path / "forged.json")

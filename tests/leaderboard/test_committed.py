@@ -68,7 +68,7 @@ def test_site_pages_of_every_kind_of_task_build(tmp_path):
     from benchmarkzoo.leaderboard.store import collect
 
     collection = collect(ROOT)
-    kinds = {"single-agent-v1": "single", "marl-v1": "parallel", "moma-v1": "moma", "mo-v1": "mo"}
+    kinds = {"single-agent-v1": "single", "marl-v1": "parallel", "moma-v1": "moma", "mo-v2": "mo"}
     board = {**collection.board, "suites": {s: collection.board["suites"][s] for s in kinds}}
     for suite, body in board["suites"].items():
         board["suites"][suite] = {**body, "entries": [e for e in body["entries"] if e["policy"] == "random"]}

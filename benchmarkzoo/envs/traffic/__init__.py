@@ -1,0 +1,1 @@
+"""SUMO traffic envs: signal control (one intersection, networks, RESCO) and route choice."""

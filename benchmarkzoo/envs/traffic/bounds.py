@@ -76,12 +76,40 @@ def _co2_rule(exact: bool) -> Rule:
     return Rule(f"the CO2 objective summed over the agents {relation} the network's total_co2", broken)
 
 
+def _signal_env_bounds(
+    kw: dict[str, Any],
+    max_steps: int | None,
+    objectives: tuple[Objective, ...],
+    single: bool,
+    rules: tuple[Rule, ...] = (),
+    optional: frozenset[str] = frozenset(),
+) -> OutcomeBounds:
+    """What every signal-control env declares: episodes of the full step limit on SUMO's clock, the counts.
+
+    Args:
+        kw: the env's constructor kwargs (``delta_time`` read).
+        max_steps: the step limit.
+        objectives: the reward's objectives.
+        single: one signal (TrafficSignal's metrics) or one agent per signal (TrafficGrid's).
+        rules: the env's own rules, after the shared ones.
+        optional: metrics an episode may lack (``total_co2`` without ``emissions``).
+    """
+    return OutcomeBounds(
+        max_length=max_steps,
+        objectives=objectives,
+        metrics=_metrics(single),
+        integer_metrics=_COUNTS,
+        optional_metrics=optional,
+        rules=(fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"])), *rules),
+    )
+
+
 def signal_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     """TrafficSignal-v0."""
     from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
 
     kw = constructor_kwargs(TrafficSignalEnv, kwargs)
-    rules = [fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"]))]
+    rules = []
     if kw["reward"] == "diff-waiting-time":
 
         def broken(o: Outcome) -> str | None:
@@ -91,14 +119,8 @@ def signal_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBound
             return None
 
         rules.append(Rule("the diff-waiting-time return telescopes to -waiting_time / 100 (the last step's)", broken))
-    return OutcomeBounds(
-        max_length=max_steps,
-        objectives=(_signal_objective(kw["reward"]),),
-        metrics=_metrics(True),
-        integer_metrics=_COUNTS,
-        optional_metrics=frozenset(("total_co2",)),
-        rules=tuple(rules),
-    )
+    objectives = (_signal_objective(kw["reward"]),)
+    return _signal_env_bounds(kw, max_steps, objectives, True, tuple(rules), frozenset(("total_co2",)))
 
 
 def grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
@@ -106,14 +128,8 @@ def grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 
     kw = constructor_kwargs(TrafficGridEnv, kwargs)
-    return OutcomeBounds(
-        max_length=max_steps,
-        objectives=(_signal_objective(kw["reward"]),),
-        metrics=_metrics(False),
-        integer_metrics=_COUNTS,
-        optional_metrics=frozenset(("total_co2",)),
-        rules=(fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"]))),
-    )
+    objectives = (_signal_objective(kw["reward"]),)
+    return _signal_env_bounds(kw, max_steps, objectives, False, optional=frozenset(("total_co2",)))
 
 
 def _mo_objectives() -> tuple[Objective, Objective]:
@@ -125,13 +141,7 @@ def mo_signal_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBo
     from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
 
     kw = constructor_kwargs(MOTrafficSignalEnv, kwargs)
-    return OutcomeBounds(
-        max_length=max_steps,
-        objectives=_mo_objectives(),
-        metrics=_metrics(True),
-        integer_metrics=_COUNTS,
-        rules=(fixed_length("traffic never ends an episode"), _clock_rule(int(kw["delta_time"])), _co2_rule(True)),
-    )
+    return _signal_env_bounds(kw, max_steps, _mo_objectives(), True, (_co2_rule(True),))
 
 
 def mo_grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
@@ -140,17 +150,7 @@ def mo_grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBoun
 
     kw = constructor_kwargs(MOTrafficGridEnv, kwargs)
     every_lane_owned = kw["generator"] == "traffic/grid"  # generated grids: every lane has exactly one owner
-    return OutcomeBounds(
-        max_length=max_steps,
-        objectives=_mo_objectives(),
-        metrics=_metrics(False),
-        integer_metrics=_COUNTS,
-        rules=(
-            fixed_length("traffic never ends an episode"),
-            _clock_rule(int(kw["delta_time"])),
-            _co2_rule(every_lane_owned),
-        ),
-    )
+    return _signal_env_bounds(kw, max_steps, _mo_objectives(), False, (_co2_rule(every_lane_owned),))
 
 
 def routing_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:

@@ -34,9 +34,11 @@ _OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 class Geometry(Protocol):
     """Where trips go on a network: its rate factors for ``directional`` and its destination rule."""
 
-    def direction_factor(self, rng: np.random.Generator, layout: NetworkLayout) -> np.ndarray: ...
+    def direction_factor(self, rng: np.random.Generator, layout: NetworkLayout) -> np.ndarray:
+        """``(O,)`` rate factor of each origin under the ``directional`` profile, drawn from ``rng``."""
 
-    def destination_weights(self, layout: NetworkLayout, through: float) -> np.ndarray: ...
+    def destination_weights(self, layout: NetworkLayout, through: float) -> np.ndarray:
+        """``(O, D)`` probability of each destination from each origin; rows sum to 1."""
 
 
 class _Sides:

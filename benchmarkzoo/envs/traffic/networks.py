@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarkzoo.core.errors import ScenarioError
+
 _SIDE_PATTERN = re.compile(r"^(top|right|bottom|left)\d+$")
 
 
@@ -48,6 +50,21 @@ class NetworkLayout:
 _layouts: dict[str, NetworkLayout] = {}
 
 
+def required(element: ET.Element, name: str) -> str:
+    """Attribute ``name`` of ``element`` of a SUMO network file.
+
+    Raises:
+        ScenarioError: the element lacks it (a file SUMO did not write, or a truncated one).
+    """
+    value = element.get(name)
+    if value is None:
+        raise ScenarioError(
+            f"the SUMO network has a <{element.tag}> without its {name!r} attribute "
+            f"({ET.tostring(element)[:120]!r}); pass a network netconvert or netgenerate wrote."
+        )
+    return value
+
+
 def network_layout(path: Path, digest: str) -> NetworkLayout:
     """Edges entering and leaving the network at its dead-end fringe nodes (``top0``, ``left1``...)."""
     found = _layouts.get(digest)
@@ -59,16 +76,20 @@ def network_layout(path: Path, digest: str) -> NetworkLayout:
 def read_layout(root: ET.Element, digest: str) -> NetworkLayout:
     """The :class:`NetworkLayout` of the parsed network ``root``, remembered under ``digest``."""
     dead_ends = {
-        j.get("id"): _SIDE_PATTERN.match(j.get("id", "")) for j in root.iter("junction") if j.get("type") == "dead_end"
+        required(j, "id"): _SIDE_PATTERN.match(required(j, "id"))
+        for j in root.iter("junction")
+        if j.get("type") == "dead_end"
     }
-    entering, leaving = [], []
+    entering: list[tuple[str, str]] = []
+    leaving: list[tuple[str, str]] = []
     for edge in root.iter("edge"):
         if edge.get("function") == "internal":
             continue
-        if edge.get("from") in dead_ends:
-            entering.append((edge.get("id"), edge.get("from")))
-        if edge.get("to") in dead_ends:
-            leaving.append((edge.get("id"), edge.get("to")))
+        start, end = required(edge, "from"), required(edge, "to")
+        if start in dead_ends:
+            entering.append((required(edge, "id"), start))
+        if end in dead_ends:
+            leaving.append((required(edge, "id"), end))
     entering.sort()
     leaving.sort()
 
@@ -77,7 +98,7 @@ def read_layout(root: ET.Element, digest: str) -> NetworkLayout:
         return match.group(1) if match else node
 
     junctions = {
-        j.get("id"): (float(j.get("x", 0.0)), float(j.get("y", 0.0)))
+        required(j, "id"): (float(j.get("x", 0.0)), float(j.get("y", 0.0)))
         for j in root.iter("junction")
         if j.get("type") != "internal"
     }
@@ -137,7 +158,7 @@ def read_signal_shapes(root: ET.Element) -> dict[str, tuple[int, int]]:
     """:func:`signal_shapes` of the parsed network ``root``, sorted by id."""
     shapes: dict[str, tuple[int, int]] = {}
     for logic in root.iter("tlLogic"):
-        tls = logic.get("id")
+        tls = required(logic, "id")
         if tls in shapes:
             continue
         states = [p.get("state", "") for p in logic.iter("phase")]

@@ -15,26 +15,20 @@ from gymnasium import spaces
 from benchmarkzoo.envs.traffic import sim
 
 OBJECTIVES = ("waiting_time", "co2")
-#: The parameters a multi-objective view plays fixed: its rewards are the objectives, which need SUMO's CO2.
-MO_FIXED = {"reward": "diff-waiting-time", "emissions": True}
 
 
 class MultiObjective:
     """The one way a signal-control view becomes multi-objective: list this mixin first, override the rewards.
 
-    ``class MOTrafficSignalEnv(MultiObjective, TrafficSignalEnv)`` takes its base's parameters
-    but :data:`MO_FIXED` (``reward`` and ``emissions``), sets ``reward_dim``, and returns
+    ``class MOTrafficSignalEnv(MultiObjective, TrafficSignalEnv)`` takes its base's arguments
+    but ``reward`` and ``emissions``, which its config fixes (``ClassVar`` constants: the rewards
+    are the objectives, which need SUMO's CO2), sets ``reward_dim``, and returns
     :func:`objectives` or :func:`signal_objectives` from its reward hook; its reward space is the
     base's convention's attribute (``reward_space``, ``reward_spaces``, ``single_reward_space``)
     from :func:`build_reward_space`.
     """
 
     reward_dim = len(OBJECTIVES)
-    fixed_params: dict
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        cls.fixed_params = {**cls.fixed_params, **MO_FIXED}  # before the base declares the signature
-        super().__init_subclass__(**kwargs)
 
 
 def build_reward_space() -> spaces.Box:

@@ -15,6 +15,7 @@ import numpy as np
 
 
 def rng_state(rng: np.random.Generator | None) -> dict[str, Any] | None:
+    """The state of ``rng``'s bit generator (``None`` stays ``None``)."""
     return None if rng is None else rng.bit_generator.state
 
 
@@ -30,11 +31,17 @@ def rng_from_state(state: dict[str, Any] | None) -> np.random.Generator | None:
 class ReplayPickling:
     """``__getstate__``/``__setstate__`` that rebuild the simulation by replaying the episode.
 
-    A subclass keeps ``_init_kwargs``, ``scenario``, ``_measurement`` (``None`` before a start or
-    after a failure) and the list ``_log`` of what it passed to ``_advance``; it implements
-    ``_start(scenario)`` and ``_replay(entry)`` (``_advance`` plus whatever bookkeeping a step does
-    beside it).
+    A subclass is a configured view (it keeps the ``init_arguments`` it was made with, see
+    :class:`~benchmarkzoo.envs.configured.ConfiguredView`) and keeps ``scenario``,
+    ``_measurement`` (``None`` before a start or after a failure) and the list ``_log`` of what it
+    passed to ``_advance``; it implements ``_start(scenario)`` and ``_replay(entry)``
+    (``_advance`` plus whatever bookkeeping a step does beside it).
     """
+
+    init_arguments: dict[str, Any]
+    scenario: Any
+    _measurement: Any
+    _log: list[Any]
 
     #: The scenario class, to rebuild the scenario from its dict.
     scenario_type: ClassVar[type]
@@ -45,7 +52,7 @@ class ReplayPickling:
 
     def __getstate__(self) -> dict[str, Any]:
         return {
-            "kwargs": self._init_kwargs,
+            "kwargs": self.init_arguments,
             "rng": rng_state(getattr(self, self.rng_attribute)),
             "scenario": None if self._measurement is None else self.scenario.to_dict(),
             "log": copy.deepcopy(self._log),

@@ -37,14 +37,13 @@ sharing (the SB3 and RLlib adapters) and the native vector form's ``(B, N, ...)`
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import math
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -52,11 +51,10 @@ from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, GeneratorArgumentError
 from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generators import TrafficGenerator
-from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
+from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
-from benchmarkzoo.envs.traffic.params import GridParams
 from benchmarkzoo.envs.traffic.scenario import NET_NAME, ROUTES_NAME, TrafficScenario, file_scenario
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
 #: RESCO's simulated hour of each network's route file: ``(begin, end)`` seconds.
 WINDOWS: dict[str, tuple[int, int]] = {
@@ -169,8 +167,9 @@ def route_trips(data: bytes, net: Path) -> bytes:
 
 
 def routed_window(data: bytes, net: Path, net_hash: str, begin: int, end: int, scale: float) -> str:
-    """Store the routed route file of one window and scale (:func:`window_routes`, then
-    :func:`route_trips`) in the file cache and return its sha256.
+    """Store the routed route file of one window and scale in the file cache; return its sha256.
+
+    The file is :func:`window_routes`, then :func:`route_trips`.
 
     duarouter runs once per network, window, scale and SUMO installation: the cache remembers
     which routed file each input gave, so later calls (every env made, in every process) only
@@ -228,31 +227,33 @@ class RESCOGenerator(TrafficGenerator):
 
     @property
     def network_kind(self) -> str:  # type: ignore[override]
+        """``resco-<network>``: what a scenario of this generator plays."""
         return f"resco-{self.network_name}"
 
     @property
     def kwargs(self) -> dict[str, Any]:  # ``network`` is also the method naming the network file
+        """``network`` and ``scale``, the generator's arguments."""
         return {"network": self.network_name, "scale": self.scale}
 
     def network(self) -> tuple[Path, str]:
+        """The network file, stored in the cache under its sha256."""
         return sumo.store_file(self.net_file, NET_NAME)
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        """The scenario of ``rng``: the network's routed hour, and SUMO's seed drawn from ``rng``."""
         self.network()  # restore the cached copies if they went missing
         sumo_seed = int(rng.integers(0, 2**31 - 1))
         return file_scenario(self.network_kind, self._net_hash, self._routes_hash, self.duration, sumo_seed)
 
 
-@dataclasses.dataclass(frozen=True)
-class RESCOParams(GridParams):
-    """:class:`~benchmarkzoo.envs.traffic.params.GridParams` with RESCO's hour at ``delta_time=5`` as the step limit."""
+class RESCOConfig(TrafficGridConfig):
+    """The arguments of the RESCO envs (both forms): TrafficGrid-v0's, on a RESCO network for RESCO's hour."""
 
-    max_cycles: int = 720
+    generator: str | Generator = "traffic/resco"
 
-
-def env_id(network: str) -> str:
-    """The id a RESCO network is registered under (the catalogue registers one per network)."""
-    return f"benchmarkzoo/TrafficRESCO-{network}-v0"
+    generator_type: ClassVar[type] = RESCOGenerator
+    generator_needs: ClassVar[str] = "a RESCO generator"
+    time_limit: ClassVar[int] = 720  # RESCO's hour at delta_time=5
 
 
 class TrafficRESCOEnv(TrafficGridEnv):
@@ -306,26 +307,14 @@ class TrafficRESCOEnv(TrafficGridEnv):
     """
 
     metadata = {"name": "traffic_resco_v0", "render_modes": [], "is_parallelizable": True}
-    default_generator = "traffic/resco"
-    params_type = RESCOParams
-
-    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-        gen = resco_generator(generator, generator_kwargs)
-        self.env_id = env_id(gen.network_name)
-        return gen
-
-    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-        gen = resco_generator(generator, generator_kwargs)
-        self.env_id = env_id(gen.network_name)
-        self.network_kind = gen.network_kind
-        return gen
+    config_type = RESCOConfig
 
 
-def resco_generator(generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> RESCOGenerator:
-    """Resolve ``generator`` to a :class:`RESCOGenerator`, or say what an env of a RESCO network needs."""
-    return resolve_generator(
-        generator, generator_kwargs, RESCOGenerator, "TrafficRESCO needs a RESCO generator ('traffic/resco')"
-    )
+class RESCOVectorConfig(RESCOConfig):
+    """The RESCO envs' arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
+
+    backend: ClassVar[str] = "libsumo"
+    in_process: ClassVar[bool | None] = None
 
 
 class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
@@ -335,10 +324,4 @@ class TrafficRESCOVectorEnv(TrafficGridVectorEnv):
     world ``i`` equals :class:`TrafficRESCOEnv` reset with ``seed + i`` and stepped with the same actions.
     """
 
-    default_generator = TrafficRESCOEnv.default_generator
-    params_type = RESCOParams
-
-    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-        gen = resco_generator(generator, generator_kwargs)
-        self.env_id = env_id(gen.network_name)
-        return gen
+    config_type = RESCOVectorConfig

@@ -116,9 +116,11 @@ class Runner:
         raise NotImplementedError
 
     def step(self, actions: np.ndarray) -> Measurement:
+        """Advance every signal by one env step with ``actions`` (one green per signal)."""
         raise NotImplementedError
 
     def close(self) -> None:
+        """Stop the simulation and release its process or connection."""
         raise NotImplementedError
 
     def __del__(self) -> None:
@@ -166,6 +168,7 @@ class InProcessRunner(Runner):
 
     @staticmethod
     def slot_free() -> bool:
+        """Whether no simulation of this process is running now."""
         return _slot_owner is None or _slot_owner[0] != os.getpid()
 
     def _acquire(self) -> None:
@@ -190,6 +193,7 @@ class InProcessRunner(Runner):
             self._holding = False
 
     def start(self, net, routes, seed, timing, label, accounting=False):
+        """Start a simulation of ``net`` and ``routes``; return its layout and first measurement."""
         global _simulated_in
         self._acquire()
         self._shutdown()
@@ -210,6 +214,7 @@ class InProcessRunner(Runner):
             raise self._fail("start", str(error)) from error
 
     def step(self, actions):
+        """Advance the simulation by one env step with ``actions``."""
         if self.controller is None:
             raise self._not_running()
         try:
@@ -224,6 +229,7 @@ class InProcessRunner(Runner):
                 self.libsumo.close()
 
     def close(self) -> None:
+        """Close the simulation; a later start begins another."""
         self._shutdown()
         self._release()
 
@@ -266,6 +272,7 @@ class WorkerRunner(Runner):
         self.conn = Connection(parent.detach())
 
     def send_start(self, net, routes, seed, timing, label, accounting=False) -> None:
+        """Send a start to the worker (spawning it if need be) without waiting for the reply."""
         self.label = label
         if self.process is None or self.process.poll() is not None:
             self.close()
@@ -274,6 +281,7 @@ class WorkerRunner(Runner):
         self._send("start", ("start", str(net), str(routes), int(seed), timing, bool(accounting)))
 
     def send_step(self, actions: np.ndarray) -> None:
+        """Send one env step's ``actions`` without waiting for the reply."""
         if self.conn is None:
             raise self._not_running()
         self._steps += 1
@@ -287,6 +295,7 @@ class WorkerRunner(Runner):
             raise self._died(what) from error
 
     def receive(self) -> Any:
+        """The worker's reply to the last request, or ``TrafficSimulationError`` naming the scenario."""
         if self.conn is None:
             raise self._not_running()
         try:
@@ -308,14 +317,17 @@ class WorkerRunner(Runner):
         return self._death(f"worker process {self.pid}", _how(code), what, _tail(self.log))
 
     def start(self, net, routes, seed, timing, label, accounting=False):
+        """Start a simulation in a fresh fork of the worker; return its layout and first measurement."""
         self.send_start(net, routes, seed, timing, label, accounting)
         return self.receive()
 
     def step(self, actions):
+        """Advance the worker's simulation by one env step with ``actions``."""
         self.send_step(actions)
         return self.receive()
 
     def close(self) -> None:
+        """Stop the worker process."""
         process, conn = self.process, self.conn
         self.process = self.conn = self._simulation_pid = None
         if conn is not None:
@@ -342,9 +354,11 @@ class TraciRunner(Runner):
 
     @property
     def pid(self) -> int | None:
+        """The process id of the ``sumo`` process (``None`` when none runs)."""
         return None if self.process is None else self.process.pid
 
     def start(self, net, routes, seed, timing, label, accounting=False):
+        """Start ``sumo`` and connect over TraCI; return the layout and first measurement."""
         self.close()
         self.label = label
         self._steps = 0
@@ -371,6 +385,7 @@ class TraciRunner(Runner):
             raise self._fail("start", f"{error}. {_tail(self.log)}") from error
 
     def step(self, actions):
+        """Advance the simulation by one env step with ``actions``."""
         if self.controller is None:
             raise self._not_running()
         self._steps += 1
@@ -387,6 +402,7 @@ class TraciRunner(Runner):
             raise self._fail(f"step at t={self.controller.time}s", f"{error}. {_tail(self.log)}") from error
 
     def close(self) -> None:
+        """Close the TraCI connection and the ``sumo`` process."""
         connection, process = self.connection, self.process
         self.connection = self.process = self.controller = None
         if connection is not None:

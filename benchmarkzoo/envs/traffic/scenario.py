@@ -66,6 +66,7 @@ class TrafficScenario(Scenario):
 
     @property
     def num_vehicles(self) -> int:
+        """Vehicles of the generated demand (0 when the routes come from a file)."""
         return int(self.depart.shape[0])
 
     @property

@@ -21,12 +21,15 @@ import contextlib
 import shutil
 import tempfile
 import weakref
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.envs.identity import SpecNamed
 from benchmarkzoo.envs.traffic.runner import WorkerRunner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, write_routes
+from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
 
 
 def new_scratch() -> Path:
@@ -35,15 +38,40 @@ def new_scratch() -> Path:
 
 
 class SumoSession(SpecNamed):
-    """A single-world view's SUMO: ``_runner`` (from :meth:`_new_runner`) and its folder ``_scratch``."""
+    """A single-world view's SUMO: ``_runner`` (from :meth:`_new_runner`) and its folder ``_scratch``.
+
+    :meth:`_run_step` advances the simulation and keeps ``_measurement`` (``None`` after a
+    failure) and ``_log``, the actions since the start (what pickling by replay replays).
+    """
 
     _runner: Any = None
     _scratch: Path | None = None
     _finalizer: weakref.finalize | None = None
+    _measurement: Any = None
+    _log: list[Any]
 
     def _new_runner(self, scratch: Path) -> Any:
         """The runner of this view's simulations, writing its files into ``scratch``."""
         raise NotImplementedError
+
+    def _simulation_failed(self) -> None:
+        """Called when a SUMO step fails, before the error propagates (a parallel view ends its agents)."""
+
+    def _run_step(self, actions: Any) -> Any:
+        """Advance the simulation with ``actions`` and return the new measurement.
+
+        Raises:
+            TrafficSimulationError: SUMO failed (or its process died); the measurement is dropped
+                and :meth:`_simulation_failed` called first, so the view refuses to step until reset.
+        """
+        try:
+            self._measurement = self._runner.step(actions)
+        except TrafficSimulationError:
+            self._measurement = None
+            self._simulation_failed()
+            raise
+        self._log.append(actions)
+        return self._measurement
 
     def _prepare(self, scenario: TrafficScenario) -> Path:
         """Make the folder and the runner if need be; write ``scenario``'s route file and return its path."""
@@ -71,9 +99,15 @@ class SumoSession(SpecNamed):
 
 
 class SumoWorkers(SpecNamed):
-    """A native vector env's worker processes ``_runners``, one per world, sharing the folder ``_scratch``."""
+    """A native vector env's worker processes ``_runners``, one per world, sharing the folder ``_scratch``.
+
+    A step or load sends every world's request first, then :meth:`_collect` reads the replies,
+    so the workers simulate in parallel.
+    """
 
     num_envs: int
+    _has_reset: bool
+    _measurements: list[Any]
     _finalizer: weakref.finalize | None = None
 
     def _init_workers(self, runner: type[WorkerRunner] = WorkerRunner) -> None:
@@ -85,7 +119,26 @@ class SumoWorkers(SpecNamed):
         """Write world ``world``'s route file for ``scenario`` and return its path."""
         return write_routes(scenario, self._scratch / f"routes-{world}.rou.xml")
 
+    def _collect(self, worlds: Iterable[int], accept: Callable[[int, Any], None]) -> None:
+        """Pass world ``i``'s reply to ``accept(i, reply)`` for every world of ``worlds``.
+
+        Every reply is read, even after a failure, so no reply is left in a pipe; then the first
+        failure (``TrafficSimulationError``, or a ``ScenarioError`` from ``accept``) is raised and
+        every world must be reset before the next step. A failed world's measurement is ``None``.
+        """
+        failure: Exception | None = None
+        for i in worlds:
+            try:
+                accept(i, self._runners[i].receive())
+            except (TrafficSimulationError, ScenarioError) as error:
+                failure = failure or error
+                self._measurements[i] = None
+        if failure is not None:
+            self._has_reset = False
+            raise failure
+
     def close_extras(self, **kwargs: Any) -> None:
+        """Stop every world's worker and remove the folder."""
         if self._finalizer is not None:  # None: the constructor failed before the workers started
             self._finalizer()
 

@@ -1,9 +1,9 @@
 """The plumbing every signal-control view shares: TrafficSignal-v0, TrafficGrid-v0, their MO variants, RESCO.
 
-A view states its spaces, rewards and infos, and its parameters (:mod:`~benchmarkzoo.envs.traffic.params`);
-these two mixins own the SUMO side:
+A view states its spaces, rewards and infos, and its arguments (a
+:class:`~benchmarkzoo.envs.traffic.config.SignalConfig`); these two mixins own the SUMO side:
 
-* :class:`SignalEpisode` (single-world views): the parameter checks, one simulation at a time
+* :class:`SignalEpisode` (single-world views): one simulation at a time
   (:class:`~benchmarkzoo.envs.traffic.session.SumoSession`), starting it, advancing it, pickling
   by replay (:class:`~benchmarkzoo.envs.traffic.replay.ReplayPickling`) and cleanup.
 * :class:`SignalWorlds` (native vector forms): one worker process per world
@@ -19,38 +19,34 @@ from typing import Any
 
 import numpy as np
 
-from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.params import DeclaredParams
+from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.runner import Runner, make_runner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, network_file
 from benchmarkzoo.envs.traffic.session import SumoSession, SumoWorkers
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-
-#: The parameters a native vector form plays fixed: every world's SUMO runs in a libsumo worker process.
-VECTOR_FIXED = {"backend": "libsumo", "in_process": None}
 
 
-class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
+class SignalEpisode(SumoSession, ReplayPickling):
     """The SUMO side of a single-world signal-control view.
 
-    The view calls :meth:`_init_simulation` with its constructor's parameters, :meth:`_start`
-    when it loads a scenario and :meth:`_advance` every step, and implements :meth:`_waiting`
-    (each signal's summed waiting time, which ``diff-waiting-time`` rewards against) and, to
-    refuse a simulation that does not fit its spaces, :meth:`_check_layout`.
+    The view calls :meth:`_init_simulation` in its ``_setup``, :meth:`_start` when it loads a
+    scenario and :meth:`_advance` every step, and implements :meth:`_waiting` (each signal's
+    summed waiting time, which ``diff-waiting-time`` rewards against) and, to refuse a
+    simulation that does not fit its spaces, :meth:`_check_layout`.
     """
 
     scenario_type = TrafficScenario
+    config: SignalConfig
+    params: Signals
 
-    def _init_simulation(self, params: dict[str, Any]) -> None:
-        """Read the constructor's ``params`` (see :mod:`~benchmarkzoo.envs.traffic.params`); no SUMO starts yet."""
-        self.params = self._read_params(params)
+    def _init_simulation(self) -> None:
+        """Read the checked config and the simulator's parameters; no SUMO starts yet."""
         self.timing = self.params.timing
-        self.reward_kind = self.params.reward
-        self.backend = self.params.backend
-        self.in_process = self.params.in_process
-        self.emissions = bool(self.params.emissions)
+        self.reward_kind = self.config.reward
+        self.backend = self.config.backend
+        self.in_process = self.config.in_process
+        self.emissions = bool(self.config.emissions)
         self.scenario: TrafficScenario | None = None
         self.layout: sim.Layout | None = None
         self._measurement: sim.Measurement | None = None
@@ -69,9 +65,6 @@ class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
     def _check_layout(self, layout: sim.Layout, scenario: TrafficScenario) -> None:
         """Raise :class:`ScenarioError` unless the simulation's signals fit the env's spaces."""
 
-    def _simulation_failed(self) -> None:
-        """Called when a SUMO step fails, before the error propagates."""
-
     # ---- the simulation ------------------------------------------------------------------------
 
     def _start(self, scenario: TrafficScenario) -> None:
@@ -86,14 +79,7 @@ class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
         self._log = []
 
     def _advance(self, actions: np.ndarray) -> None:
-        try:
-            self._measurement = self._runner.step(actions)
-        except TrafficSimulationError:
-            self._measurement = None
-            self._simulation_failed()
-            raise
-        self._totals.add(self.layout, self._measurement)
-        self._log.append(actions)
+        self._totals.add(self.layout, self._run_step(actions))
 
     def _replay(self, actions: np.ndarray) -> None:
         self._advance(actions)
@@ -104,25 +90,25 @@ class SignalEpisode(DeclaredParams, SumoSession, ReplayPickling):
         self._measurement = None
 
 
-class SignalWorlds(DeclaredParams, SumoWorkers):
+class SignalWorlds(SumoWorkers):
     """The worlds of a native vector signal-control env, each simulated in its own libsumo worker process.
 
-    The env reads its parameters (``self.params = self._read_params(params)``), calls
-    :meth:`_init_signal_worlds` in its constructor (after the vector base's), then
-    ``_init_workers`` once its generator and spaces are made, and implements :meth:`_waiting`
-    (and :meth:`_loaded` to check a world's simulation); :meth:`_load_worlds` and
-    ``close_extras`` are the vector base's hooks.
+    The env calls :meth:`_init_signal_worlds` in its ``_setup``, then ``_init_workers`` once its
+    spaces are made, and implements :meth:`_waiting` (and :meth:`_loaded` to check a world's
+    simulation); :meth:`_load_worlds` and ``close_extras`` are the vector base's hooks.
     """
 
     num_envs: int
     generator: Any
+    config: SignalConfig
+    params: Signals
     _has_reset: bool
 
     def _init_signal_worlds(self, waiting: tuple[int, ...]) -> None:
-        """Set up the worlds (after :meth:`_read_params`); ``waiting`` is the shape of one world's :meth:`_waiting`."""
+        """Set up the worlds; ``waiting`` is the shape of one world's :meth:`_waiting`."""
         self.timing = self.params.timing
-        self.reward_kind = self.params.reward
-        self.emissions = bool(self.params.emissions)
+        self.reward_kind = self.config.reward
+        self.emissions = bool(self.config.emissions)
         self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
         self.layouts: list[sim.Layout | None] = [None] * self.num_envs
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
@@ -140,10 +126,7 @@ class SignalWorlds(DeclaredParams, SumoWorkers):
         self._totals[i] = sim.EpisodeTotals()
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        for i in worlds:
-            scenario = fixed if fixed is not None else self.generator(self.world_rng(i))
-            self.scenarios[i] = scenario
+        for i, scenario in zip(worlds, self._next_scenarios(worlds, options), strict=True):
             self._runners[i].send_start(
                 network_file(scenario),
                 self._routes(i, scenario),
@@ -152,23 +135,10 @@ class SignalWorlds(DeclaredParams, SumoWorkers):
                 f"{self.env_id} world {i} {scenario.label}",
                 self.emissions,
             )
-        self._collect(worlds, loading=True)
+        self._collect(worlds, lambda i, reply: self._loaded(i, *reply))
         return self._info()
 
-    def _collect(self, worlds: np.ndarray, loading: bool) -> None:
-        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: Exception | None = None
-        for i in worlds:
-            try:
-                reply = self._runners[i].receive()
-                if loading:
-                    self._loaded(i, *reply)
-                else:
-                    self._measurements[i] = reply
-                    self._totals[i].add(self.layouts[i], reply)
-            except (TrafficSimulationError, ScenarioError) as error:
-                failure = failure or error
-                self._measurements[i] = None
-        if failure is not None:
-            self._has_reset = False  # every world must be reset before the next step
-            raise failure
+    def _stepped(self, i: int, m: sim.Measurement) -> None:
+        """World ``i``'s measurement after a step."""
+        self._measurements[i] = m
+        self._totals[i].add(self.layouts[i], m)

@@ -88,6 +88,7 @@ class Layout:
     phase_out: tuple[np.ndarray, ...]
 
     def num_phases(self, tls: int = 0) -> int:
+        """``P_k``, the green phases of signal ``tls``."""
         return len(self.greens[tls])
 
 
@@ -337,6 +338,7 @@ class SignalController:
 
 
 def observation_size(layout: Layout, tls: int = 0) -> int:
+    """``P + 1 + 2L`` of signal ``tls``: the length of its own observation."""
     return layout.num_phases(tls) + 1 + 2 * len(layout.incoming[tls])
 
 
@@ -425,6 +427,7 @@ class EpisodeTotals:
     _lanes: np.ndarray | None = dataclasses.field(default=None, repr=False)  # incoming_lanes, once per episode
 
     def add(self, layout: Layout, m: Measurement) -> None:
+        """Count one step's measurement into the episode's totals."""
         if self._lanes is None:
             self._lanes = incoming_lanes(layout)
         self.steps += 1

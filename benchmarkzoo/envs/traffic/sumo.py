@@ -113,6 +113,7 @@ def normalize_network(data: bytes) -> bytes:
 
 
 def sha256(data: bytes) -> str:
+    """The hex sha256 of ``data``."""
     return hashlib.sha256(data).hexdigest()
 
 

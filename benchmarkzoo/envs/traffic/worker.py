@@ -49,11 +49,13 @@ def start_signals(libsumo: Any, request: tuple) -> tuple[Any, Any]:
 
 
 def load_starter(name: str) -> Starter:
+    """The starter function named ``module:function``."""
     module, _, function = name.partition(":")
     return getattr(importlib.import_module(module), function)
 
 
 def serve(fd: int, starter: str = DEFAULT_STARTER) -> None:
+    """Serve requests on socket ``fd`` until it closes, each start in a fresh fork (see the module docstring)."""
     import libsumo
 
     begin = load_starter(starter)  # imported here, once, so that no fork imports anything

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarkzoo.evaluation.results import aggregates_of
 from benchmarkzoo.leaderboard.site import plots, stats
 from benchmarkzoo.leaderboard.site.files import write
 
@@ -67,7 +68,8 @@ def mo_view(task_slug: str, suite_slug: str, rows: list[dict[str, Any]], out: Pa
     table = [
         {
             "entry": r["entry"],
-            "mo": r["result"].aggregates.multi_objective if r["result"].aggregates else None,
+            # recomputed, so entries written before the per-scenario aggregates existed show them too
+            "mo": (recomputed.multi_objective if (recomputed := aggregates_of(r["result"])) else None),
             "mean_distance": float(d.mean()) if d is not None and d.size else None,
         }
         for r, d in zip(rows, distances)
@@ -114,9 +116,10 @@ def _all_episodes_plot(task: _Task) -> dict[str, str]:
         "caption": (
             f"Return vector of every episode{task.more}, one point per episode over all {n} "
             "scenarios played; each entry's staircase joins its non-dominated points, the point set whose "
-            "hypervolume (against the reference point, ×), expected utility and sparsity the table "
-            "reports. Episodes play different "
-            "scenarios with different exact fronts, so no exact front is drawn here: see the scenarios below."
+            "pooled hypervolume (against the reference point, ×), expected utility and sparsity the table "
+            "reports. Episodes play different scenarios with different exact fronts, so no exact front is drawn "
+            "here and the pooled figures mix them: the per-scenario columns score each scenario against its own "
+            "front (see the scenarios below)."
         ),
     }
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from benchmarkzoo.evaluation import metrics
-from benchmarkzoo.evaluation.results import Results, episode_scores
+from benchmarkzoo.evaluation.results import Results, task_scores
 
 
 def normalized_scores(results: Results) -> list[np.ndarray]:
@@ -27,7 +27,7 @@ def normalized_scores(results: Results) -> list[np.ndarray]:
     for task in results.tasks:
         if task.status != "ok" or task.references is None or not task.episodes:
             continue
-        scores = episode_scores(task.episodes, task.score)
+        scores = task_scores(task)
         per_task.append(metrics.normalize(scores, task.references["random"], task.references["baseline"]))
     return per_task
 

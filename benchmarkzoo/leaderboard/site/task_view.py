@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarkzoo.evaluation.results import episode_scores
+from benchmarkzoo.evaluation.results import task_scores
 from benchmarkzoo.leaderboard.site import plots
 from benchmarkzoo.leaderboard.site.files import slug, write
 from benchmarkzoo.leaderboard.site.mo_view import mo_view
@@ -22,6 +22,8 @@ def score_words(score: Any) -> str:
         return f"the utility (weights {', '.join(f'{w:g}' for w in score.weights)}) of its vector return"
     if score.kind == "metric":
         return f"its {score.metric} metric"
+    if score.kind == "hypervolume_ratio":
+        return "the hypervolume of its vector return over that of its own scenario's exact Pareto front"
     return "its return (the team return of a multi-agent task)"
 
 
@@ -59,7 +61,7 @@ def _row(entry: dict[str, Any], result: Any) -> dict[str, Any]:
         "entry": entry,
         "board": entry["tasks"].get(result.id, {}),
         "result": result,
-        "scores": episode_scores(result.episodes, result.score),
+        "scores": task_scores(result),
         "lengths": lengths,
         "mean_length": float(lengths.mean()) if lengths.size else None,
         "metrics": {k: float(np.mean(v)) for k, v in metric_values.items()},

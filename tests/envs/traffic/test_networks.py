@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections import Counter
 
@@ -13,10 +14,17 @@ from gymnasium.vector import AutoresetMode
 from benchmarkzoo import registration
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.envs.traffic import sumo
-from benchmarkzoo.envs.traffic.generators import MAX_RANDOM_PHASES, RandomNetworkGenerator, SpiderGenerator
+from benchmarkzoo.envs.traffic.generators import (
+    MAX_RANDOM_PHASES,
+    GridGenerator,
+    RandomNetworkGenerator,
+    SingleIntersectionGenerator,
+    SpiderGenerator,
+)
 from benchmarkzoo.envs.traffic.grid.baseline import FixedTimePolicy, MaxPressurePolicy
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
 from benchmarkzoo.envs.traffic.networks import network_layout
+from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.testing import check_parallel_vector_matches_single
 
@@ -34,6 +42,27 @@ def degree(node) -> int:
 
 
 # ---- generators ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("generator", "own"),
+    [
+        (SingleIntersectionGenerator, {"lanes": 2, "arm_length": 250.0, "layout": "opposites", "rate": 400.0}),
+        (GridGenerator, {"net_file": None, "route_file": None, "rows": 2, "cols": 2}),
+        (SpiderGenerator, {"arms": 5, "circles": 2, "ring_signals": False}),
+        (RandomNetworkGenerator, {"num_signals": 4, "max_tries": 200}),
+        (RoutingGenerator, {"rows": 3, "lanes": 2, "rate": 400.0, "duration": 600, "num_agents": 40}),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_generators_state_their_own_arguments_and_document_every_forwarded_one(generator, own):
+    parameters = inspect.signature(generator).parameters
+    defaults = {name: p.default for name, p in parameters.items()}
+    shared = {"lanes": 1, "speed": 13.89, "rate": 300.0, "duration": 1800, "profile": "uniform", "through": 0.6}
+    assert {**shared, **own}.items() <= defaults.items()  # the demand's defaults, re-defaulted where a generator does
+    assert list(parameters) == list(generator().kwargs)
+    with pytest.raises(GeneratorArgumentError, match="through must be a number in"):
+        generator(through=2.0)  # checked once, by TrafficGenerator
 
 
 def test_spider_seeds_draw_demand_on_one_network():

@@ -36,21 +36,30 @@ from benchmarkzoo.generators.base import Generator
 
 
 def road_args(lanes: int, speed: float) -> tuple[str, ...]:
-    """netgenerate's arguments for the lanes per direction and speed limit of every road."""
+    """The ``netgenerate`` arguments for the lanes per direction and speed limit of every road."""
     return ("--default.lanenumber", str(lanes), "--default.speed", repr(speed))
 
 
 def signal_args(layout: str, seed: int) -> tuple[str, ...]:
-    """netgenerate's closing arguments: the signals' phase layout, no U-turns, and its ``--seed``."""
+    """The closing ``netgenerate`` arguments: the signals' phase layout, no U-turns, and its ``--seed``."""
     return ("--tls.layout", layout, "--no-turnarounds", "true", "--seed", str(seed))
 
 
 class TrafficGenerator(Generator):
     """Seeded demand on a network fixed by the generator's kwargs (or drawn per scenario).
 
-    A subclass sets :attr:`network_kind`, checks its arguments in ``__init__`` (with
-    :meth:`_check_roads`, :meth:`_check_demand` and :meth:`_check_files`) and returns its
-    ``netgenerate`` arguments from :meth:`_net_args`.
+    A subclass sets :attr:`network_kind`, takes its own arguments in ``__init__`` and forwards
+    the roads and demand (``**kwargs``) here, re-declaring only those whose default it changes;
+    a generator of fixed networks also takes the external files (:meth:`_check_files`). It
+    returns its ``netgenerate`` arguments from :meth:`_net_args`.
+
+    Args:
+        lanes: lanes per direction on every road, 1 to 3.
+        speed: speed limit in m/s, 5 to 30.
+        rate: mean vehicles per hour entering on each fringe arm, 0 to 3600.
+        duration: seconds of demand, 60 to 86400.
+        profile: ``"uniform"``, ``"peak"`` or ``"directional"`` (see :mod:`~benchmarkzoo.envs.traffic.demand`).
+        through: probability of leaving on the opposite side (see :class:`~benchmarkzoo.envs.traffic.demand.Demand`).
     """
 
     scenario_type = TrafficScenario
@@ -60,7 +69,28 @@ class TrafficGenerator(Generator):
     #: What "opposite" and "directional" mean on its networks (:mod:`~benchmarkzoo.envs.traffic.demand`).
     geometry: ClassVar[Geometry] = SIDES
 
+    def __init__(
+        self,
+        lanes: int = 1,
+        speed: float = 13.89,
+        rate: float = 300.0,
+        duration: int = 1800,
+        profile: str = "uniform",
+        through: float = 0.6,
+    ):
+        self.lanes = self._check_int_range("lanes", lanes, 1, 3)
+        self.speed = self._check_float_range("speed", speed, 5.0, 30.0)
+        self.rate = self._check_float_range("rate", rate, 0.0, 3600.0)
+        self.duration = self._check_int_range("duration", duration, 60, 86400)
+        if profile not in PROFILES:
+            raise GeneratorArgumentError(f"profile must be one of {PROFILES}; got {profile!r}.")
+        self.profile = profile
+        self.through = self._check_float_range("through", through, 0.0, 1.0)
+        self.net_file: str | None = None  # a generated network, and demand drawn on it
+        self.route_file: str | None = None
+
     def _check_files(self, net_file: str | None, route_file: str | None) -> None:
+        """Play ``net_file`` instead of the generated network and ``route_file`` instead of the drawn demand."""
         if route_file is not None and net_file is None:
             raise GeneratorArgumentError(
                 f"route_file={route_file!r} needs the network it was made for: pass net_file= too."
@@ -69,18 +99,6 @@ class TrafficGenerator(Generator):
         self.route_file = None if route_file is None else str(route_file)
         if self.net_file is not None:
             store_file(self.net_file, NET_NAME)  # unreadable files fail here, with the path in the message
-
-    def _check_roads(self, lanes: int, speed: float) -> None:
-        self.lanes = self._check_int_range("lanes", lanes, 1, 3)
-        self.speed = self._check_float_range("speed", speed, 5.0, 30.0)
-
-    def _check_demand(self, rate: float, duration: int, profile: str, through: float) -> None:
-        self.rate = self._check_float_range("rate", rate, 0.0, 3600.0)
-        self.duration = self._check_int_range("duration", duration, 60, 86400)
-        if profile not in PROFILES:
-            raise GeneratorArgumentError(f"profile must be one of {PROFILES}; got {profile!r}.")
-        self.profile = profile
-        self.through = self._check_float_range("through", through, 0.0, 1.0)
 
     @property
     def demand(self) -> Demand:
@@ -111,6 +129,7 @@ class TrafficGenerator(Generator):
         return signal_shapes(path)
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        """The scenario of ``rng``: demand drawn on the network (or the external files) and SUMO's seed."""
         args = () if self.net_file is not None else self._net_args()
         path, net_hash = self.network()
         if self.route_file is not None:

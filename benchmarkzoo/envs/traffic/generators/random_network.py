@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.demand import BEARINGS
 from benchmarkzoo.envs.traffic.generators.base import TrafficGenerator, road_args, signal_args
-from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout, read_layout, read_signal_shapes
+from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout, read_layout, read_signal_shapes, required
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.sumo import generate_network, netgenerate, sha256
 
@@ -37,13 +38,10 @@ class RandomNetworkGenerator(TrafficGenerator):
         bidi_probability: probability that a road is two-way (``--bidi-probability``), 0.5 to 1.
         min_distance, max_distance: metres of each new road (``--rand.min-distance``/``max-distance``),
             50 to 1000, ``min_distance <= max_distance``.
-        lanes: lanes per direction, 1 to 3.
-        speed: speed limit in m/s, 5 to 30.
-        rate: mean vehicles per hour entering at each dead end, 0 to 3600.
-        duration: seconds of demand, 60 to 86400.
-        profile: ``"uniform"``, ``"peak"`` or ``"directional"`` (see :mod:`~benchmarkzoo.envs.traffic.demand`).
-        through: probability of leaving across the network (more than 135 degrees around it).
         max_tries: networks drawn per scenario before giving up, 1 to 1000.
+        **kwargs: the roads and demand, see :class:`~benchmarkzoo.envs.traffic.generators.base.TrafficGenerator`
+            (``rate``: per dead end; ``through``: probability of leaving across the network, more
+            than 135 degrees around it).
 
     **The network is drawn from the seed.** Each try draws netgenerate's ``--seed`` from the
     scenario's rng and builds the network (junctions of at most 4 neighbours, ``--tls.guess``
@@ -69,14 +67,10 @@ class RandomNetworkGenerator(TrafficGenerator):
         bidi_probability: float = 1.0,
         min_distance: float = 100.0,
         max_distance: float = 250.0,
-        lanes: int = 1,
-        speed: float = 13.89,
-        rate: float = 300.0,
-        duration: int = 1800,
-        profile: str = "uniform",
-        through: float = 0.6,
         max_tries: int = 200,
+        **kwargs: Any,
     ):
+        super().__init__(**kwargs)
         self.num_signals = self._check_int_range("num_signals", num_signals, 1, 20)
         self.iterations = self._check_int_range("iterations", iterations, 2, 200)
         self.bidi_probability = self._check_float_range("bidi_probability", bidi_probability, 0.5, 1.0)
@@ -86,10 +80,7 @@ class RandomNetworkGenerator(TrafficGenerator):
             raise GeneratorArgumentError(
                 f"min_distance ({self.min_distance}) must not exceed max_distance ({self.max_distance})."
             )
-        self._check_roads(lanes, speed)
-        self._check_demand(rate, duration, profile, through)
         self.max_tries = self._check_int_range("max_tries", max_tries, 1, 1000)
-        self._check_files(None, None)
         self._verdicts: dict[tuple[str, ...], str | None] = {}  # net args -> why rejected (None: kept)
 
     def signals(self) -> dict[str, tuple[int, int]]:
@@ -97,6 +88,7 @@ class RandomNetworkGenerator(TrafficGenerator):
         return {f"tls_{k}": (MAX_RANDOM_PHASES, 4 * self.lanes) for k in range(self.num_signals)}
 
     def network(self) -> tuple[Path, str]:
+        """Refused: there is no one network, each scenario draws its own (see :func:`network_file`)."""
         raise ScenarioError(
             f"{self!r} draws a new network for every scenario; use network_file(scenario) for a scenario's network."
         )
@@ -116,13 +108,14 @@ class RandomNetworkGenerator(TrafficGenerator):
         neighbours: dict[str, set[str]] = {}
         for edge in root.iter("edge"):
             if edge.get("function") != "internal":
-                neighbours.setdefault(edge.get("from"), set()).add(edge.get("to"))
-                neighbours.setdefault(edge.get("to"), set()).add(edge.get("from"))
-        junctions = [j for j in root.iter("junction") if j.get("type") != "internal"]
-        signals = {j.get("id") for j in junctions if j.get("type") == "traffic_light"}
+                start, end = required(edge, "from"), required(edge, "to")
+                neighbours.setdefault(start, set()).add(end)
+                neighbours.setdefault(end, set()).add(start)
+        junctions = {required(j, "id"): j for j in root.iter("junction") if j.get("type") != "internal"}
+        signals = {tls for tls, j in junctions.items() if j.get("type") == "traffic_light"}
         if len(signals) != self.num_signals:
             return f"{len(signals)} signals"
-        if signals != {j.get("id") for j in junctions if len(neighbours.get(j.get("id"), ())) >= 3}:
+        if signals != {node for node in junctions if len(neighbours.get(node, ())) >= 3}:
             return "signals not exactly at the junctions of degree 3+"
         for tls, (num_phases, num_lanes) in read_signal_shapes(root).items():
             if not 1 <= num_phases <= MAX_RANDOM_PHASES or num_lanes > 4 * self.lanes:
@@ -168,5 +161,6 @@ class RandomNetworkGenerator(TrafficGenerator):
         )
 
     def __call__(self, rng: np.random.Generator) -> TrafficScenario:
+        """The scenario of ``rng``: a network drawn until one fits (see the class docstring), then demand on it."""
         args, _, net_hash, layout = self._draw_network(rng)
         return self._scenario(rng, args, net_hash, layout)

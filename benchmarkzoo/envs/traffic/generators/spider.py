@@ -6,6 +6,8 @@ A spider has no grid sides, so its demand uses :data:`~benchmarkzoo.envs.traffic
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from benchmarkzoo.core.errors import GeneratorArgumentError
@@ -23,12 +25,8 @@ class SpiderGenerator(TrafficGenerator):
         arm_length: metres of the road attached to each arm beyond the outer ring, where vehicles
             enter and leave, 50 to 1000.
         ring_signals: also signalize every ring junction (``False``: only the centre).
-        lanes: lanes per direction, 1 to 3.
-        speed: speed limit in m/s, 5 to 30.
-        rate: mean vehicles per hour entering on each arm, 0 to 3600.
-        duration: seconds of demand, 60 to 86400.
-        profile: ``"uniform"``, ``"peak"`` or ``"directional"`` (see :mod:`~benchmarkzoo.envs.traffic.demand`).
-        through: probability of leaving on an arm across the centre (more than 135 degrees away).
+        **kwargs: the roads and demand, see :class:`~benchmarkzoo.envs.traffic.generators.base.TrafficGenerator`
+            (``through``: probability of leaving on an arm across the centre, more than 135 degrees away).
 
     Junction ids are SUMO's: ``A1`` the centre, ``<ring letter><arm>`` (``B1``... the first ring,
     ``C1``... the second) on the rings, and the arms' dead ends on the letter after the last ring.
@@ -45,13 +43,9 @@ class SpiderGenerator(TrafficGenerator):
         distance: float = 150.0,
         arm_length: float = 150.0,
         ring_signals: bool = False,
-        lanes: int = 1,
-        speed: float = 13.89,
-        rate: float = 300.0,
-        duration: int = 1800,
-        profile: str = "uniform",
-        through: float = 0.6,
+        **kwargs: Any,
     ):
+        super().__init__(**kwargs)
         self.arms = self._check_int_range("arms", arms, 3, 8)
         self.circles = self._check_int_range("circles", circles, 1, 5)
         self.distance = self._check_float_range("distance", distance, 50.0, 1000.0)
@@ -59,9 +53,6 @@ class SpiderGenerator(TrafficGenerator):
         if not isinstance(ring_signals, bool | np.bool_):
             raise GeneratorArgumentError(f"ring_signals must be True or False; got {ring_signals!r}.")
         self.ring_signals = bool(ring_signals)
-        self._check_roads(lanes, speed)
-        self._check_demand(rate, duration, profile, through)
-        self._check_files(None, None)
 
     def signal_ids(self) -> list[str]:
         """The signalized junctions: the centre, and with ``ring_signals`` every ring junction."""

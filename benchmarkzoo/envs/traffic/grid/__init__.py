@@ -1,0 +1,1 @@
+"""``benchmarkzoo/TrafficGrid-v0`` and ``MO-TrafficGrid-v0``: one agent per signal of a SUMO network."""

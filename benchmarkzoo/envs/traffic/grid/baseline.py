@@ -30,6 +30,7 @@ class FixedTimePolicy(_FixedTime):
     """Every signal cycles its greens, ``green_time`` simulated seconds each, all in step (no offsets)."""
 
     def __call__(self, env) -> dict[str, int] | np.ndarray:
+        """Every signal's fixed-time green: a dict for the ParallelEnv, ``(B, N)`` for the vector env."""
         return _act(env, self.choose)
 
 
@@ -37,4 +38,5 @@ class MaxPressurePolicy(_MaxPressure):
     """Every signal shows its own max-pressure green (Varaiya), ties keeping the current green."""
 
     def __call__(self, env) -> dict[str, int] | np.ndarray:
+        """Every signal's max-pressure green: a dict for the ParallelEnv, ``(B, N)`` for the vector env."""
         return _act(env, self.choose)

@@ -2,62 +2,56 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import InvalidAgentError, ResetNeededError, ScenarioError
-from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.core.errors import ScenarioError
+from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.generators import GridGenerator, TrafficGenerator
-from benchmarkzoo.envs.traffic.params import GridParams
+from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
+from benchmarkzoo.envs.traffic.generators import TrafficGenerator
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
 #: Keys added to every agent's info on the step the episode ends (the network's episode metrics).
 METRIC_KEYS = sim.METRIC_KEYS
 
 
-#: The registered network generators, for messages (any generator of signalized SUMO networks plays).
-NETWORK_GENERATOR_NAMES = ("traffic/grid", "traffic/spider", "traffic/random", "traffic/resco")
+class TrafficGridConfig(SignalConfig):
+    """The arguments of TrafficGrid-v0 (both forms); see :class:`TrafficGridEnv`."""
 
+    generator: str | Generator = "traffic/grid"
+    emissions: ClassVar[bool] = True  # the episode metrics include total_co2
 
-def make_generator(env_id: str, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> GridGenerator:
-    """Resolve ``generator`` (a registered name or an instance) to a generator of signalized SUMO networks."""
-    return resolve_generator(
-        generator,
-        generator_kwargs,
-        TrafficGenerator,
-        f"{env_id} needs a network generator ({', '.join(map(repr, NETWORK_GENERATOR_NAMES))})",
+    generator_type: ClassVar[type] = TrafficGenerator
+    generator_needs: ClassVar[str] = (
+        "a network generator ('traffic/spider', 'traffic/random' and 'traffic/resco' play too)"
     )
+    time_limit: ClassVar[int] = 360  # 1800 s of the default demand at delta_time=5
+
+    def shapes(self, generator: Any, env_id: str) -> dict[str, tuple[int, int]]:
+        """Every signal of ``generator``'s networks (``ScenarioError`` if there is none, or one has no green)."""
+        shapes = generator.signals()
+        if not shapes:
+            raise ScenarioError(f"{env_id}: {generator!r} makes a network without traffic lights.")
+        empty = [tls for tls, (num_phases, _) in shapes.items() if num_phases < 1]
+        if empty:
+            raise ScenarioError(f"{env_id}: traffic light(s) {', '.join(empty)} of {generator!r} have no green phase.")
+        return shapes
 
 
-def build_spaces(env_id: str, generator: GridGenerator) -> tuple[list[str], spaces.Box, spaces.Discrete]:
-    """Agent names and the one observation and action space every agent shares.
+def build_spaces(params: Signals) -> tuple[spaces.Box, spaces.Discrete]:
+    """The one observation and action space every agent shares.
 
     The agents are the traffic-light ids, sorted (``tls_0``... slots on random networks). Signals
     of different shapes (a spider's centre and rings) share the widest: ``P`` the most green
-    phases and ``L`` the most incoming lanes of any signal; see :func:`widths`.
+    phases and ``L`` the most incoming lanes of any signal.
     """
-    shapes = generator.signals()
-    if not shapes:
-        raise ScenarioError(f"{env_id}: {generator!r} makes a network without traffic lights.")
-    empty = [tls for tls, (num_phases, _) in shapes.items() if num_phases < 1]
-    if empty:
-        raise ScenarioError(f"{env_id}: traffic light(s) {', '.join(empty)} of {generator!r} have no green phase.")
-    num_phases = max(p for p, _ in shapes.values())
-    num_lanes = max(n for _, n in shapes.values())
-    size = num_phases + 1 + 2 * num_lanes
-    return list(shapes), spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32), spaces.Discrete(num_phases)
-
-
-def widths(observation_space: spaces.Box, action_space: spaces.Discrete) -> tuple[int, int]:
-    """``(P, L)`` of the shared spaces of :func:`build_spaces`: green phases and incoming lanes laid out."""
-    num_phases = int(action_space.n)
-    return num_phases, (observation_space.shape[0] - num_phases - 1) // 2
+    return spaces.Box(0.0, 1.0, shape=(params.observation_size,), dtype=np.float32), spaces.Discrete(params.num_phases)
 
 
 def check_layout(
@@ -83,13 +77,6 @@ def check_layout(
             + (f", and {', '.join(too_big)} are larger" if too_big else "")
             + ". Pass a scenario of this env's generator."
         )
-
-
-def check_max_cycles(env_id: str, max_cycles: Any) -> int:
-    """``max_cycles`` as an int, or ``ValueError`` naming ``env_id`` unless it is a positive integer."""
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int | np.integer) or max_cycles < 1:
-        raise ValueError(f"{env_id}: max_cycles must be a positive integer; got {max_cycles!r}.")
-    return int(max_cycles)
 
 
 def agent_info(layout: sim.Layout, m: sim.Measurement, k: int) -> dict[str, Any]:
@@ -222,79 +209,29 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
 
     metadata = {"name": "traffic_grid_v0", "render_modes": [], "is_parallelizable": True}
     pickled_attributes = ("agents", "num_steps")
-    env_id = "benchmarkzoo/TrafficGrid-v0"
-    default_generator = "traffic/grid"
-    params_type = GridParams
-    fixed_params = {"emissions": True}  # the episode metrics include total_co2
+    config_type = TrafficGridConfig
 
-    def __init__(
-        self,
-        generator: str | Generator | None = None,
-        generator_kwargs: dict[str, Any] | None = None,
-        *,
-        render_mode: str | None = None,
-        **params: Any,
-    ):
-        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, **params)
-        gen = self._make_generator(generator or self.default_generator, generator_kwargs)  # first: it may name the env
-        self.generator = gen
-        if render_mode is not None:
-            raise ValueError(
-                f"{self.env_id}: rendering is not available yet; render_mode must be None, got {render_mode!r}."
-            )
-        self._init_simulation(params)
-        self.max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
-        self.render_mode = render_mode
-        self._widths: tuple[int, int] | None = None  # (P, L) laid out per agent; None: each signal its own
-        self.possible_agents, self._observation_spaces, self._action_spaces = self._build_spaces()
-        self._index = {agent: k for k, agent in enumerate(self.possible_agents)}
-        self.agents: list[str] = []
-        self.num_steps = 0
-        self._rng: np.random.Generator | None = None
-        self._renderer = None  # no renderer yet: ParallelEnvView.close reads it
-
-    # ---- hooks a subclass overrides to play other networks (see benchmarkzoo.envs.traffic.resco) -----
-
-    #: ``scenario.network`` a scenario needs to be played.
-    network_kind: str = "grid"
-
-    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-        gen = make_generator(self.env_id, generator, generator_kwargs)
-        self.network_kind = gen.network_kind
-        return gen
-
-    def _build_spaces(self) -> tuple[list[str], dict[str, spaces.Box], dict[str, spaces.Discrete]]:
-        """Agents and each agent's observation and action space (one shared pair, see :func:`build_spaces`)."""
-        agents, observation_space, action_space = build_spaces(self.env_id, self.generator)
-        self._widths = widths(observation_space, action_space)
-        return agents, {a: observation_space for a in agents}, {a: action_space for a in agents}
-
-    def observation_space(self, agent: str) -> spaces.Box:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
+    def _setup(self) -> None:
+        self._init_simulation()
+        self._observation_space, self._action_space = build_spaces(self.params)
+        self._widths = (self.params.num_phases, self.params.num_lanes)  # (P, L) laid out per agent
 
     # ---- the PettingZoo API --------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        self._start(self._next_scenario(seed, options, self._check_scenario))
-        self.agents = list(self.possible_agents)
-        self.num_steps = 0
-        return self._observations(), {
-            agent: agent_info(self.layout, self._measurement, k) for k, agent in enumerate(self.possible_agents)
-        }
+    def _load(self, scenario: TrafficScenario) -> None:
+        self.agents = []  # until the simulation has started
+        self._start(scenario)
+
+    def _reset_infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: agent_info(self.layout, self._measurement, k) for k, agent in enumerate(self.possible_agents)}
 
     def step(self, actions: dict[str, Any]):
-        if self._measurement is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step() (and after a SUMO failure).")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: the episode has ended; call reset() to start a new one.")
-        self._check_agents(actions)
+        """Show every agent's green for the next ``delta_time`` seconds (``a % P_k`` where a signal has fewer)."""
+        check_action_dict(self.env_id, actions, self.agents, self._index, "send its current green to keep it")
         chosen = np.zeros(len(self.possible_agents), dtype=np.int64)  # (N,)
         for agent in self.agents:
             action = actions[agent]
-            space = self._action_spaces[agent]
+            space = self._action_space
             if type(action) is not int or not 0 <= action < space.n:
                 check_action(self.env_id, space, action, who=f"agent {agent!r}")
             k = self._index[agent]
@@ -309,7 +246,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
             metrics = sim.episode_metrics(m, self._totals, emissions=True)
             for info in infos.values():
                 info.update(metrics)
-        observations = self._observations()
+        observations = self._observations(self.agents)
         terminations = {agent: False for agent in self.agents}
         truncations = {agent: ended for agent in self.agents}
         if ended:
@@ -325,34 +262,8 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
             self._previous_waiting[k] = sim.total_waiting(layout, m, tls=k)
         return rewards
 
-    def _check_agents(self, actions: Any) -> None:
-        if not isinstance(actions, dict):
-            raise InvalidAgentError(
-                f"{self.env_id} expects a dict of actions keyed by agent name ({', '.join(self.agents)}); got "
-                f"{type(actions).__name__}. Build it as {{agent: action for agent in env.agents}}."
-            )
-        unknown = [name for name in actions if name not in self._index]
-        if unknown:
-            raise InvalidAgentError(
-                f"{self.env_id}: unknown agent {unknown[0]!r} in the action dict; the agents (traffic lights) are "
-                f"{', '.join(self.agents)}."
-            )
-        missing = [agent for agent in self.agents if agent not in actions]
-        if missing:
-            raise InvalidAgentError(
-                f"{self.env_id}: the action dict has no action for traffic light(s) {', '.join(map(repr, missing))}; "
-                "every agent in env.agents must act (send its current green to keep it)."
-            )
-
-    def _check_scenario(self, scenario: Any) -> TrafficScenario:
-        if not isinstance(scenario, TrafficScenario) or scenario.network != self.network_kind:
-            raise ScenarioError(
-                f"{self.env_id}: options['scenario'] must be a {self.network_kind} TrafficScenario; "
-                f"got {scenario!r:.80}."
-            )
-        return scenario
-
     def close(self) -> None:
+        """Stop SUMO, remove the temporary files; the env refuses every call after it."""
         self._close_simulation()
         super().close()
 
@@ -368,6 +279,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     def _simulation_failed(self) -> None:
         self.agents = []
 
-    def _observations(self) -> dict[str, np.ndarray]:
-        width = self._widths or (None, None)
-        return {agent: sim.observe(self.layout, self._measurement, self._index[agent], *width) for agent in self.agents}
+    def _observations(self, agents: list[str]) -> dict[str, np.ndarray]:
+        return {
+            agent: sim.observe(self.layout, self._measurement, self._index[agent], *self._widths) for agent in agents
+        }

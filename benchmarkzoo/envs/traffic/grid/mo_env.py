@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import functools
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic.grid.env import TrafficGridEnv
+from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, TrafficGridEnv
 from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
+
+
+class MOTrafficGridConfig(TrafficGridConfig):
+    """MO-TrafficGrid-v0's arguments: TrafficGrid-v0's but ``reward`` (its rewards are the objectives)."""
+
+    reward: ClassVar[str] = "diff-waiting-time"
 
 
 class MOTrafficGridEnv(MultiObjective, TrafficGridEnv):
@@ -91,7 +98,7 @@ class MOTrafficGridEnv(MultiObjective, TrafficGridEnv):
     """
 
     metadata = {**TrafficGridEnv.metadata, "name": "mo_traffic_grid_v0"}
-    env_id = "benchmarkzoo/MO-TrafficGrid-v0"
+    config_type = MOTrafficGridConfig
 
     @functools.cached_property
     def reward_spaces(self) -> dict[str, spaces.Box]:

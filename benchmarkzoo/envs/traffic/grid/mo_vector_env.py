@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import functools
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridEnv
+from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridConfig
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
 from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
+
+
+class MOTrafficGridVectorConfig(MOTrafficGridConfig):
+    """MO-TrafficGrid-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
+
+    backend: ClassVar[str] = "libsumo"
+    in_process: ClassVar[bool | None] = None
 
 
 class MOTrafficGridVectorEnv(MultiObjective, TrafficGridVectorEnv):
@@ -20,7 +28,7 @@ class MOTrafficGridVectorEnv(MultiObjective, TrafficGridVectorEnv):
     with ``seed + i`` and stepped with the same actions.
     """
 
-    env_id = MOTrafficGridEnv.env_id
+    config_type = MOTrafficGridVectorConfig
 
     @functools.cached_property
     def single_reward_space(self) -> spaces.Box:

@@ -7,24 +7,15 @@ and metric code is the ParallelEnv's (:mod:`benchmarkzoo.envs.traffic.sim`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.grid.env import (
-    TrafficGridEnv,
-    build_spaces,
-    check_layout,
-    check_max_cycles,
-    make_generator,
-    widths,
-)
-from benchmarkzoo.envs.traffic.signals import VECTOR_FIXED, SignalWorlds
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, build_spaces, check_layout
+from benchmarkzoo.envs.traffic.signals import SignalWorlds
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 _AGENT_INFO = {"queue": np.int64, "waiting_time": np.float64}  # (B, N)
@@ -43,6 +34,13 @@ _METRIC_DTYPES = {
 }  # (B,)
 
 
+class TrafficGridVectorConfig(TrafficGridConfig):
+    """TrafficGrid-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
+
+    backend: ClassVar[str] = "libsumo"
+    in_process: ClassVar[bool | None] = None
+
+
 class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
     """``num_envs`` TrafficGrid-v0 worlds, each simulated by libsumo in its own worker process.
 
@@ -55,39 +53,16 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = TrafficGridEnv.env_id
-    default_generator = TrafficGridEnv.default_generator
-    params_type = TrafficGridEnv.params_type
-    fixed_params = {**TrafficGridEnv.fixed_params, **VECTOR_FIXED}
+    config_type = TrafficGridVectorConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator | None = None,
-        generator_kwargs: dict[str, Any] | None = None,
-        *,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-        **params: Any,
-    ):
-        gen = self._make_generator(generator or self.default_generator, generator_kwargs)  # first: it may name the env
-        self.params = self._read_params(params)
-        agents, observation_space, action_space = build_spaces(self.env_id, gen)
-        max_cycles = check_max_cycles(self.env_id, self.params.max_cycles)
-        super().__init__(num_envs, agents, max_cycles, autoreset_mode, render_mode)
+    def _setup(self) -> None:
         self._init_signal_worlds(waiting=(self.num_agents,))
-        self.generator = gen
-        self.single_observation_space, self.single_action_space = observation_space, action_space
-        self._widths = widths(observation_space, action_space)
-        n = self.num_agents
-        self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
-        self._phases = np.ones((self.num_envs, n), dtype=np.int64)  # (B, N) greens of each world's signals
+        self._set_spaces(*build_spaces(self.params))
+        self._widths = (self.params.num_phases, self.params.num_lanes)  # (P, L) laid out per agent
+        self._phases = np.ones(
+            (self.num_envs, self.num_agents), dtype=np.int64
+        )  # (B, N) greens of each world's signals
         self._init_workers()
-
-    def _make_generator(self, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-        """The env's generator (a subclass that plays other networks resolves its own, see ``resco``)."""
-        return make_generator(self.env_id, generator, generator_kwargs)
 
     def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> np.ndarray:
         return np.array([sim.total_waiting(layout, m, tls=k) for k in range(self.num_agents)])
@@ -103,7 +78,7 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
         worlds = np.flatnonzero(acting.any(axis=1))  # ended worlds wait for their reload
         for i in worlds:
             self._runners[i].send_step(actions[i] % self._phases[i])  # signals with fewer greens than the space
-        self._collect(worlds, loading=False)
+        self._collect(worlds, self._stepped)
         return self._rewards(worlds), np.zeros((self.num_envs, self.num_agents), dtype=bool), self._info()
 
     def _rewards(self, worlds: np.ndarray) -> np.ndarray:

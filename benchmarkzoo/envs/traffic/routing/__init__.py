@@ -1,0 +1,1 @@
+"""``benchmarkzoo/Routing-v0``: connected autonomous vehicles choose their routes on a SUMO grid."""

@@ -29,9 +29,11 @@ class ShortestPathPolicy:
 
     @staticmethod
     def choose(scenario, m: sim.Measurement) -> np.ndarray:
+        """``(N,)`` route 0 for every agent."""
         return np.zeros(scenario.num_agents, dtype=np.int64)
 
     def __call__(self, env) -> dict[str, int] | np.ndarray:
+        """The chosen routes: a dict for the ParallelEnv, ``(B, N)`` for the vector env."""
         return _act(env, self.choose)
 
 
@@ -46,9 +48,11 @@ class SumoRoutingPolicy:
 
     @staticmethod
     def choose(scenario, m: sim.Measurement) -> np.ndarray:
+        """``(N,)`` each agent's option of least current travel time (masked options never)."""
         times = sim.route_times(scenario, m)  # (N, k)
         times = np.where(sim.action_masks(scenario) > 0, times, np.inf)
         return np.argmin(times, axis=1).astype(np.int64)
 
     def __call__(self, env) -> dict[str, int] | np.ndarray:
+        """The chosen routes: a dict for the ParallelEnv, ``(B, N)`` for the vector env."""
         return _act(env, self.choose)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
-from benchmarkzoo.core.errors import IllegalActionError, ResetNeededError, ScenarioError
+from benchmarkzoo.core.config import EnvConfig
+from benchmarkzoo.core.errors import IllegalActionError, ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
@@ -17,19 +19,9 @@ from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, Routin
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoSession
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-from benchmarkzoo.generators.base import Generator, resolve_generator
+from benchmarkzoo.generators.base import Generator
 
 METRIC_KEYS = sim.METRIC_KEYS
-
-
-def make_generator(
-    env_id: str, generator: str | Generator, generator_kwargs: dict[str, Any] | None
-) -> RoutingGenerator:
-    """Resolve ``generator`` (a registered name or an instance) to a routing generator."""
-    return resolve_generator(
-        generator, generator_kwargs, RoutingGenerator, f"{env_id} needs a routing generator ('traffic/routing')"
-    )
 
 
 def check_max_cycles(env_id: str, max_cycles: Any) -> int | None:
@@ -41,31 +33,51 @@ def check_max_cycles(env_id: str, max_cycles: Any) -> int | None:
     return int(max_cycles)
 
 
-def agent_names(num_agents: int) -> list[str]:
-    return [f"cav_{i}" for i in range(num_agents)]
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """The sizes every scenario of the env's generator has.
+
+    Attributes:
+        num_agents: ``N``, the connected autonomous vehicles.
+        num_routes: ``k``, the route options of each.
+    """
+
+    num_agents: int
+    num_routes: int
 
 
-def build_spaces(generator: RoutingGenerator) -> tuple[list[str], spaces.Box, spaces.Discrete]:
-    """Agent names and the one observation and action space every agent shares."""
-    low, high = sim.observation_bounds(generator.num_routes)
-    return (
-        agent_names(generator.num_agents),
-        spaces.Box(low, high, dtype=np.float32),
-        spaces.Discrete(generator.num_routes),
-    )
+class RoutingConfig(EnvConfig):
+    """The arguments of Routing-v0 (both forms); see :class:`RoutingEnv`."""
+
+    generator: str | Generator = "traffic/routing"
+    generator_kwargs: dict[str, Any] | None = None
+
+    generator_type: ClassVar[type] = RoutingGenerator
+    generator_needs: ClassVar[str] = "a routing generator"
+    agent_prefix: ClassVar[str] = "cav"
+
+    def sim_params(self, generator: RoutingGenerator, env_id: str) -> Params:
+        """The agents and route options every scenario of ``generator`` has."""
+        return Params(generator.num_agents, generator.num_routes)
+
+    def check_scenario(self, scenario: Any, generator: Any, params: Params, env_id: str) -> RoutingScenario:
+        """``scenario`` if it is a :class:`RoutingScenario` of this env's sizes, else :class:`ScenarioError`."""
+        if not (
+            isinstance(scenario, RoutingScenario)
+            and scenario.num_agents == params.num_agents
+            and scenario.num_routes == params.num_routes
+        ):
+            raise ScenarioError(
+                f"{env_id} was made for {params.num_agents} agents with {params.num_routes} route options; "
+                f"options['scenario'] must be a RoutingScenario of that size, got {scenario!r:.80}."
+            )
+        return scenario
 
 
-def check_scenario(env_id: str, scenario: Any, generator: RoutingGenerator) -> RoutingScenario:
-    if not (
-        isinstance(scenario, RoutingScenario)
-        and scenario.num_agents == generator.num_agents
-        and scenario.num_routes == generator.num_routes
-    ):
-        raise ScenarioError(
-            f"{env_id} was made for {generator.num_agents} agents with {generator.num_routes} route options; "
-            f"options['scenario'] must be a RoutingScenario of that size, got {scenario!r:.80}."
-        )
-    return scenario
+def build_spaces(params: Params) -> tuple[spaces.Box, spaces.Discrete]:
+    """The one observation and action space every agent shares."""
+    low, high = sim.observation_bounds(params.num_routes)
+    return spaces.Box(low, high, dtype=np.float32), spaces.Discrete(params.num_routes)
 
 
 def check_masks(
@@ -100,6 +112,7 @@ def step_outcome(
 def agent_info(
     scenario: RoutingScenario, m: sim.Measurement, masks: np.ndarray, deciding: np.ndarray, i: int
 ) -> dict[str, Any]:
+    """Agent ``i``'s info of a step: the clock, whether it decides now, its action mask."""
     return {"sim_time": m.time, "deciding": bool(deciding[i]), "action_mask": masks[i].copy()}
 
 
@@ -249,41 +262,31 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     metadata = {"name": "routing_v0", "render_modes": [], "is_parallelizable": True}
     scenario_type = RoutingScenario
     pickled_attributes = ("agents", "num_steps")
-    env_id = "benchmarkzoo/Routing-v0"
+    config_type = RoutingConfig
 
-    def __init__(
-        self,
-        generator: str | Generator = "traffic/routing",
-        generator_kwargs: dict[str, Any] | None = None,
-        max_cycles: int | None = None,
-        render_mode: str | None = None,
-    ):
-        if render_mode is not None:
-            raise ValueError(
-                f"{self.env_id}: rendering is not available; render_mode must be None, got {render_mode!r}."
-            )
-        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, max_cycles=max_cycles)
-        self.scenario: RoutingScenario | None = None
-        self._rng = self._renderer = None
-        self.generator = make_generator(self.env_id, generator, generator_kwargs)
-        self.max_cycles = check_max_cycles(self.env_id, max_cycles)
-        self.render_mode = render_mode
-        self.possible_agents, self._observation_space, self._action_space = build_spaces(self.generator)
-        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self.agents: list[str] = []
-        self.num_steps = 0
+    def _configured_init(self, *args: Any, **kwargs: Any) -> None:
+        own = self._configure(args, kwargs)
+        max_cycles = check_max_cycles(self.env_id, own["max_cycles"])
+        agents = self.config.possible_agents(self.params)
+        # The base takes a positive step limit; Routing's may be None (a day ends by itself), so it is set after.
+        ParallelEnvView.__init__(self, self.generator, self.params, agents, max_cycles or 1, own["render_mode"])
+        self.max_cycles = max_cycles
+        self._observation_space, self._action_space = build_spaces(self.params)
         self._measurement: sim.Measurement | None = None
         self._masks: np.ndarray | None = None
         self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the day after pickling
 
     @property
     def sim_state(self) -> sim.Measurement | None:
+        """The last measurement of the day (``None`` before a start or after a failure)."""
         return self._measurement
 
     # ---- the PettingZoo API --------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        scenario = self._next_scenario(seed, options, lambda s: check_scenario(self.env_id, s, self.generator))
+        """Start the day of ``seed`` (or ``options['scenario']``); every agent's first observation and info."""
+        scenario = self._next_scenario(seed, options, self._check_scenario)
+        self.agents = []  # until the day has started
         self._start(scenario)
         self.agents = list(self.possible_agents)
         self.num_steps = 0
@@ -295,10 +298,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         }
 
     def step(self, actions: dict[str, Any]):
-        if self._measurement is None:
-            raise ResetNeededError(f"{self.env_id}: call reset() before step() (and after a SUMO failure).")
-        if not self.agents:
-            raise ResetNeededError(f"{self.env_id}: the day has ended; call reset() to start a new one.")
+        """Apply the deciding agents' route choices and run SUMO to the next departure slot (or the day's end)."""
         check_action_dict(
             self.env_id,
             actions,
@@ -343,6 +343,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:
+        """Stop SUMO, remove the temporary files; the env refuses every call after it."""
         self._close_session()
         self._measurement = None
         super().close()
@@ -362,13 +363,10 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         self._log = []
 
     def _advance(self, choices: np.ndarray) -> None:
-        try:
-            self._measurement = self._runner.step(choices)
-        except TrafficSimulationError:
-            self._measurement = None
-            self.agents = []
-            raise
-        self._log.append(choices)
+        self._run_step(choices)
+
+    def _simulation_failed(self) -> None:
+        self.agents = []
 
     def _observations(self, agents: np.ndarray) -> dict[str, np.ndarray]:
         obs = sim.observe(self.scenario, self._measurement, agents)  # (len(agents), obs)

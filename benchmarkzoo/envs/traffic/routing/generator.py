@@ -24,13 +24,13 @@ import dataclasses
 import heapq
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
-from benchmarkzoo.core.errors import GeneratorArgumentError
-from benchmarkzoo.envs.traffic.generators import GridGenerator
-from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout
+from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
+from benchmarkzoo.envs.traffic.generators.grid import GridNetworkGenerator
+from benchmarkzoo.envs.traffic.networks import NetworkLayout, network_layout, required
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 
 
@@ -63,10 +63,12 @@ class RoutingScenario(TrafficScenario):
 
     @property
     def num_agents(self) -> int:
+        """``N``, the route-choosing agents."""
         return int(self.agent_depart.shape[0])
 
     @property
     def num_routes(self) -> int:
+        """``k``, the route options of each agent."""
         return int(self.routes.shape[1])
 
     def route_edges(self, agent: int, option: int) -> list[str]:
@@ -97,7 +99,7 @@ def edge_graph(path: Path, digest: str) -> EdgeGraph:
         return found
     root = ET.parse(path).getroot()
     junctions = {
-        j.get("id"): (float(j.get("x")), float(j.get("y")))
+        required(j, "id"): (float(required(j, "x")), float(required(j, "y")))
         for j in root.iter("junction")
         if j.get("type") != "internal"
     }
@@ -108,18 +110,24 @@ def edge_graph(path: Path, digest: str) -> EdgeGraph:
         x, y = junctions[node]
         return ((x - min(xs)) / span_x, (y - min(ys)) / span_y)
 
-    cost, from_xy, to_xy, from_node, to_node = {}, {}, {}, {}, {}
+    cost: dict[str, float] = {}
+    from_xy: dict[str, tuple[float, float]] = {}
+    to_xy: dict[str, tuple[float, float]] = {}
+    from_node: dict[str, str] = {}
+    to_node: dict[str, str] = {}
     for edge in root.iter("edge"):
         if edge.get("function") == "internal":
             continue
+        name, start, end = required(edge, "id"), required(edge, "from"), required(edge, "to")
         lane = edge.find("lane")
-        cost[edge.get("id")] = float(lane.get("length")) / float(lane.get("speed"))
-        from_xy[edge.get("id")] = normalized(edge.get("from"))
-        to_xy[edge.get("id")] = normalized(edge.get("to"))
-        from_node[edge.get("id")], to_node[edge.get("id")] = edge.get("from"), edge.get("to")
+        if lane is None:
+            raise ScenarioError(f"edge {name!r} of the SUMO network {path} has no lane.")
+        cost[name] = float(required(lane, "length")) / float(required(lane, "speed"))
+        from_xy[name], to_xy[name] = normalized(start), normalized(end)
+        from_node[name], to_node[name] = start, end
     successors: dict[str, set[str]] = {e: set() for e in cost}
     for connection in root.iter("connection"):
-        a, b = connection.get("from"), connection.get("to")
+        a, b = required(connection, "from"), required(connection, "to")
         if a in cost and b in cost:
             successors[a].add(b)
     graph = EdgeGraph(
@@ -216,19 +224,20 @@ def _yen(graph: EdgeGraph, source: str, target: str, limit: int, stop) -> list[t
     return found
 
 
-class RoutingGenerator(GridGenerator):
+class RoutingGenerator(GridNetworkGenerator):
     """A ``rows x cols`` SUMO grid with seeded human demand and ``num_agents`` route-choosing vehicles.
 
     Args:
-        rows, cols, block_length, arm_length, lanes, speed: the grid, as for
-            :class:`~benchmarkzoo.envs.traffic.generators.grid.GridGenerator`.
-        rate, duration, profile, through: the human demand, as for ``GridGenerator``
-            (``through`` also draws the agents' destinations).
+        rows, cols, lanes: the grid, as for :class:`~benchmarkzoo.envs.traffic.generators.grid.GridGenerator`
+            (3x3, two lanes per direction here).
+        rate, duration: the human demand, as for ``GridGenerator`` (400 vehicles/h per arm over 10 minutes here).
         num_agents: route-choosing vehicles, 1 to 200.
         num_routes: route options per agent (``k``), 1 to 8.
         depart_interval: seconds between departure slots, 1 to 600; agents in one slot decide together.
         horizon: the simulation's last second (at least ``duration + 60``): vehicles still
             travelling then are counted at that time.
+        **kwargs: ``block_length``, ``arm_length``, ``speed``, ``profile`` and ``through`` (which
+            also draws the agents' destinations), as for ``GridGenerator``.
     """
 
     scenario_type = RoutingScenario
@@ -238,31 +247,16 @@ class RoutingGenerator(GridGenerator):
         self,
         rows: int = 3,
         cols: int = 3,
-        block_length: float = 200.0,
-        arm_length: float = 200.0,
         lanes: int = 2,
-        speed: float = 13.89,
         rate: float = 400.0,
         duration: int = 600,
-        profile: str = "uniform",
-        through: float = 0.6,
         num_agents: int = 40,
         num_routes: int = 3,
         depart_interval: int = 10,
         horizon: int = 2400,
+        **kwargs: Any,
     ):
-        super().__init__(
-            rows=rows,
-            cols=cols,
-            block_length=block_length,
-            arm_length=arm_length,
-            lanes=lanes,
-            speed=speed,
-            rate=rate,
-            duration=duration,
-            profile=profile,
-            through=through,
-        )
+        super().__init__(rows=rows, cols=cols, lanes=lanes, rate=rate, duration=duration, **kwargs)
         if self.rows * self.cols < 2:
             raise GeneratorArgumentError(
                 f"a routing grid needs at least 2 junctions for alternative routes; got rows={rows}, cols={cols}."
@@ -313,6 +307,7 @@ class RoutingGenerator(GridGenerator):
         return _options[key]
 
     def __call__(self, rng: np.random.Generator) -> RoutingScenario:
+        """The day of ``rng``: human demand, then each agent's departure, origin, destination and options."""
         humans = super().__call__(rng)
         graph, layout, options, weights = self.options()
         n, k = self.num_agents, self.num_routes

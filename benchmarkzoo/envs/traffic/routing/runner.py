@@ -20,6 +20,7 @@ class RoutingWorkerRunner(WorkerRunner):
     starter = "benchmarkzoo.envs.traffic.routing.sim:start_day"
 
     def send_start(self, plan: Plan, label: str) -> None:  # type: ignore[override]
+        """Start the day of ``plan`` in a fresh fork of the worker, without waiting for the reply."""
         self.label = label
         if self.process is None or self.process.poll() is not None:
             self.close()
@@ -27,5 +28,6 @@ class RoutingWorkerRunner(WorkerRunner):
         self._send("start", ("start", plan))
 
     def start(self, plan: Plan, label: str) -> Measurement:  # type: ignore[override]
+        """Start the day of ``plan`` and return its first measurement."""
         self.send_start(plan, label)
         return self.receive()

@@ -58,6 +58,7 @@ class Plan:
 
 
 def make_plan(scenario: RoutingScenario, net: Any, routes: Any) -> Plan:
+    """The day's :class:`Plan`: the files, the agents' departures and routes, the horizon."""
     options = tuple(
         tuple(tuple(scenario.route_edges(i, j)) for j in range(scenario.num_routes)) for i in range(scenario.num_agents)
     )
@@ -199,6 +200,7 @@ class RoutingController:
         )
 
     def measure(self) -> Measurement:
+        """The agents' status and SUMO's travel times now."""
         parameter = self.conn.simulation.getParameter
         count = int(float(parameter("", "device.tripinfo.count") or 0))
         time_loss = float(parameter("", "device.tripinfo.timeLoss") or 0.0)
@@ -223,6 +225,7 @@ TIME_SCALE = 600.0
 
 
 def observation_size(num_routes: int) -> int:
+    """The length of an agent's observation for ``num_routes`` route options."""
     return 8 + 3 * num_routes
 
 
@@ -277,8 +280,11 @@ def observe(scenario: RoutingScenario, m: Measurement, agents: np.ndarray) -> np
 
 
 def travel_times(scenario: RoutingScenario, m: Measurement) -> np.ndarray:
-    """``(N,)`` float64 travel time of each agent that has arrived (NaN otherwise); at the day's end every
-    agent still travelling (or never inserted) is counted from its departure (or its slot) to the horizon."""
+    """``(N,)`` float64 travel time of each agent that has arrived (NaN otherwise).
+
+    At the day's end every agent still travelling (or never inserted) is counted from its
+    departure (or its slot) to the horizon.
+    """
     times = m.arrival - m.depart
     if m.done:
         started = np.where(np.isnan(m.depart), scenario.agent_depart, m.depart)

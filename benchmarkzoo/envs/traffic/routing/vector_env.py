@@ -11,25 +11,13 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic.routing import sim
-from benchmarkzoo.envs.traffic.routing.env import (
-    RoutingEnv,
-    build_spaces,
-    check_masks,
-    check_max_cycles,
-    check_scenario,
-    make_generator,
-    step_outcome,
-)
-from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
+from benchmarkzoo.envs.traffic.routing.env import RoutingConfig, build_spaces, check_masks, step_outcome
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoWorkers
-from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
-from benchmarkzoo.generators.base import Generator
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 _METRIC_DTYPES = {
@@ -57,43 +45,21 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = RoutingEnv.env_id
+    config_type = RoutingConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator = "traffic/routing",
-        generator_kwargs: dict[str, Any] | None = None,
-        max_cycles: int | None = None,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-    ):
-        gen = make_generator(self.env_id, generator, generator_kwargs)
-        agents, observation_space, action_space = build_spaces(gen)
-        super().__init__(num_envs, agents, check_max_cycles(self.env_id, max_cycles), autoreset_mode, render_mode)
-        self.generator = gen
-        self.single_observation_space, self.single_action_space = observation_space, action_space
-        n = self.num_agents
-        self.observation_space = batch_space(batch_space(observation_space, n), self.num_envs)
-        self.action_space = batch_space(batch_space(action_space, n), self.num_envs)
+    def _setup(self) -> None:
+        self._set_spaces(*build_spaces(self.params))
         self._init_workers(RoutingWorkerRunner)
-        self.scenarios: list[RoutingScenario | None] = [None] * self.num_envs
+        n = self.num_agents
         self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
         self._finished = np.zeros((self.num_envs, n), dtype=bool)  # (B, N) agents done on the last step
         self._times = np.zeros((self.num_envs, n), dtype=np.float64)  # (B, N) their travel times
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
-        fixed = (options or {}).get("scenario")
-        for i in worlds:
-            scenario = (
-                check_scenario(self.env_id, fixed, self.generator)
-                if fixed is not None
-                else self.generator(self.world_rng(i))
-            )
-            self.scenarios[i] = scenario
+        for i, scenario in zip(worlds, self._next_scenarios(worlds, options), strict=True):
             plan = sim.make_plan(scenario, network_file(scenario), self._routes(i, scenario))
             self._runners[i].send_start(plan, f"{self.env_id} world {i} {scenario.label}")
-        self._collect(worlds)
+        self._collect(worlds, self._measured)
         self._finished[worlds] = False
         return self._info()
 
@@ -106,7 +72,7 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
             check_masks(self.env_id, self.scenarios[i], deciding & acting[i], choices[i], self.possible_agents)
         for i in worlds:
             self._runners[i].send_step(choices[i])
-        self._collect(worlds)
+        self._collect(worlds, self._measured)
         rewards = np.zeros((self.num_envs, self.num_agents), dtype=np.float64)
         self._finished[:] = False
         for i in worlds:
@@ -115,18 +81,9 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
             )
         return rewards, self._finished.copy(), self._info()
 
-    def _collect(self, worlds: np.ndarray) -> None:
-        """Receive every world's reply (even after a failure, so no reply is left in a pipe), then raise."""
-        failure: TrafficSimulationError | None = None
-        for i in worlds:
-            try:
-                self._measurements[i] = self._runners[i].receive()
-            except TrafficSimulationError as error:
-                failure = failure or error
-                self._measurements[i] = None
-        if failure is not None:
-            self._has_reset = False  # every world must be reset before the next step
-            raise failure
+    def _measured(self, i: int, m: sim.Measurement) -> None:
+        """World ``i``'s measurement after a start or a step."""
+        self._measurements[i] = m
 
     def _info(self) -> dict[str, np.ndarray]:
         b, n, k = self.num_envs, self.num_agents, self.single_action_space.n

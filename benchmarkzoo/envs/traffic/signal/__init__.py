@@ -1,0 +1,1 @@
+"""``benchmarkzoo/TrafficSignal-v0`` and ``MO-TrafficSignal-v0``: one signalized intersection."""

@@ -36,11 +36,13 @@ class FixedTimePolicy:
         self.green_time = green_time
 
     def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing, tls: int = 0) -> int:
+        """The green of the fixed-time cycle at the measurement's time."""
         steps_per_green = max(1, round(self.green_time / timing.delta_time))
         step = round(m.time / timing.delta_time)
         return (step // steps_per_green) % layout.num_phases(tls)
 
     def __call__(self, env) -> int | np.ndarray:
+        """The fixed-time green: an int for the single env, ``(num_envs,)`` for the vector env."""
         return _act(env, self.choose)
 
 
@@ -53,6 +55,7 @@ class MaxPressurePolicy:
     """
 
     def choose(self, layout: sim.Layout, m: sim.Measurement, timing: sim.Timing, tls: int = 0) -> int:
+        """The green of largest pressure, the current one on ties."""
         pressure = (
             layout.phase_in[tls] @ m.vehicles[layout.incoming[tls]]
             - layout.phase_out[tls] @ m.vehicles[layout.outgoing[tls]]
@@ -62,4 +65,5 @@ class MaxPressurePolicy:
         return current if pressure[current] >= pressure[best] else best
 
     def __call__(self, env) -> int | np.ndarray:
+        """The max-pressure green: an int for the single env, ``(num_envs,)`` for the vector env."""
         return _act(env, self.choose)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -10,33 +10,33 @@ from gymnasium import spaces
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.traffic import sim
+from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.generators import SingleIntersectionGenerator
 from benchmarkzoo.envs.traffic.networks import signal_shapes
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.envs.view import SingleAgentEnvView
-from benchmarkzoo.generators.base import Generator, resolve_generator
 
 
-def make_generator(env_id: str, generator: str | Generator, generator_kwargs: dict[str, Any] | None) -> Generator:
-    """Resolve ``generator`` (a registered name or an instance) to a single-intersection traffic generator."""
-    return resolve_generator(
-        generator,
-        generator_kwargs,
-        SingleIntersectionGenerator,
-        f"{env_id} needs a single-intersection generator ('traffic/single-intersection')",
-    )
+class TrafficSignalConfig(SignalConfig):
+    """The arguments of TrafficSignal-v0 (both forms); see :class:`TrafficSignalEnv`."""
+
+    generator_type: ClassVar[type] = SingleIntersectionGenerator
+    generator_needs: ClassVar[str] = "a single-intersection generator"
+    time_limit: ClassVar[int] = 360  # the native vector form's default: 1800 s of the default demand
+
+    def shapes(self, generator: Any, env_id: str) -> dict[str, tuple[int, int]]:
+        """The one traffic light of ``generator``'s network (``ScenarioError`` if it has another number)."""
+        path, _ = generator.network()
+        shapes = signal_shapes(path)
+        if len(shapes) != 1:
+            raise ScenarioError(f"{env_id} controls exactly one traffic light; {generator!r} makes {len(shapes)}.")
+        return shapes
 
 
-def build_spaces(env_id: str, generator: Generator) -> tuple[spaces.Box, spaces.Discrete, int, int]:
-    """Observation and action spaces from the generator's network (generated or read from the cache)."""
-    path, _ = generator.network()
-    shapes = signal_shapes(path)
-    if len(shapes) != 1:
-        raise ScenarioError(f"{env_id} controls exactly one traffic light; {generator!r} makes {len(shapes)}.")
-    ((num_phases, num_lanes),) = shapes.values()
-    size = num_phases + 1 + 2 * num_lanes
-    return spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32), spaces.Discrete(num_phases), num_phases, num_lanes
+def build_spaces(params: Signals) -> tuple[spaces.Box, spaces.Discrete]:
+    """The observation and action spaces of the intersection's signal."""
+    return spaces.Box(0.0, 1.0, shape=(params.observation_size,), dtype=np.float32), spaces.Discrete(params.num_phases)
 
 
 class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
@@ -148,36 +148,16 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     """
 
     metadata = {"render_modes": []}
+    config_type = TrafficSignalConfig
     rng_attribute = "_np_random"
     pickled_attributes = ("spec", "_np_random_seed", "_phase")
-    env_id = "benchmarkzoo/TrafficSignal-v0"
-    default_generator = "traffic/single-intersection"
 
-    def __init__(
-        self,
-        generator: str | Generator | None = None,
-        generator_kwargs: dict[str, Any] | None = None,
-        *,
-        render_mode: str | None = None,
-        **params: Any,
-    ):
-        self._init_kwargs = dict(generator=generator, generator_kwargs=generator_kwargs, **params)
-        self._init_simulation(params)
-        gen = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
-        super().__init__(gen, self.params, render_mode)
-        self.observation_space, self.action_space, self._num_phases, self._num_lanes = build_spaces(
-            self.env_id, self.generator
-        )
+    def _setup(self) -> None:
+        self._init_simulation()
+        self.observation_space, self.action_space = build_spaces(self.params)
+        self._num_phases, self._num_lanes = self.params.num_phases, self.params.num_lanes
 
     # ---- the Gymnasium API -------------------------------------------------------------------
-
-    def _check_scenario(self, scenario: Any) -> TrafficScenario:
-        if not isinstance(scenario, TrafficScenario) or scenario.network != "single-intersection":
-            raise ScenarioError(
-                f"{self.env_id}: options['scenario'] must be a single-intersection TrafficScenario; "
-                f"got {scenario!r:.80}."
-            )
-        return scenario
 
     def _load(self, scenario: TrafficScenario) -> tuple[np.ndarray, dict[str, Any]]:
         self._start(scenario)

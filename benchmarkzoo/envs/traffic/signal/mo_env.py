@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import functools
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, objectives
-from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv
+from benchmarkzoo.envs.traffic.signal.env import TrafficSignalConfig, TrafficSignalEnv
+
+
+class MOTrafficSignalConfig(TrafficSignalConfig):
+    """MO-TrafficSignal-v0's arguments: TrafficSignal-v0's but the two its objectives fix."""
+
+    reward: ClassVar[str] = "diff-waiting-time"
+    emissions: ClassVar[bool] = True  # the CO2 objective
 
 
 class MOTrafficSignalEnv(MultiObjective, TrafficSignalEnv):
@@ -88,7 +96,7 @@ class MOTrafficSignalEnv(MultiObjective, TrafficSignalEnv):
     >>> env.close()
     """
 
-    env_id = "benchmarkzoo/MO-TrafficSignal-v0"
+    config_type = MOTrafficSignalConfig
 
     @functools.cached_property
     def reward_space(self) -> spaces.Box:

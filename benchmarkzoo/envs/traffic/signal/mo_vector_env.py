@@ -7,19 +7,27 @@ bit for bit is MO-Gymnasium's ``MOSyncVectorEnv`` over the single env.
 from __future__ import annotations
 
 import functools
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 
 from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, objectives
-from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalEnv
+from benchmarkzoo.envs.traffic.signal.mo_env import MOTrafficSignalConfig
 from benchmarkzoo.envs.traffic.signal.vector_env import TrafficSignalVectorEnv
+
+
+class MOTrafficSignalVectorConfig(MOTrafficSignalConfig):
+    """MO-TrafficSignal-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
+
+    backend: ClassVar[str] = "libsumo"
+    in_process: ClassVar[bool | None] = None
 
 
 class MOTrafficSignalVectorEnv(MultiObjective, TrafficSignalVectorEnv):
     """``num_envs`` MO-TrafficSignal-v0 worlds, one libsumo worker process each; see :class:`MOTrafficSignalEnv`."""
 
-    env_id = MOTrafficSignalEnv.env_id
+    config_type = MOTrafficSignalVectorConfig
 
     @functools.cached_property
     def reward_space(self) -> spaces.Box:

@@ -10,17 +10,15 @@ generator seeded ``seed + i``, so rollouts equal ``SyncVectorEnv`` over the sing
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.traffic import sim
-from benchmarkzoo.envs.traffic.signal.env import TrafficSignalEnv, build_spaces, make_generator
-from benchmarkzoo.envs.traffic.signals import VECTOR_FIXED, SignalWorlds
-from benchmarkzoo.generators.base import Generator
+from benchmarkzoo.envs.traffic.signal.env import TrafficSignalConfig, build_spaces
+from benchmarkzoo.envs.traffic.signals import SignalWorlds
 from benchmarkzoo.vector.base import NativeVectorEnv
 
 _INFO_DTYPES = {
@@ -36,37 +34,27 @@ _INFO_DTYPES = {
 }
 
 
+class TrafficSignalVectorConfig(TrafficSignalConfig):
+    """TrafficSignal-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
+
+    backend: ClassVar[str] = "libsumo"
+    in_process: ClassVar[bool | None] = None
+
+
 class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
     """``num_envs`` TrafficSignal-v0 worlds, each simulated by libsumo in its own worker process.
 
-    Arguments are the single env's (``backend`` is always libsumo in workers), plus those of
-    :class:`~benchmarkzoo.vector.base.NativeVectorEnv`.
+    Arguments are the single env's but ``backend`` and ``in_process`` (always libsumo in
+    workers), plus those of :class:`~benchmarkzoo.vector.base.NativeVectorEnv`.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    env_id = TrafficSignalEnv.env_id
-    default_generator = TrafficSignalEnv.default_generator
-    fixed_params = VECTOR_FIXED  # every world's SUMO runs in a libsumo worker
+    config_type = TrafficSignalVectorConfig
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        generator: str | Generator | None = None,
-        generator_kwargs: dict[str, Any] | None = None,
-        *,
-        max_episode_steps: int | None = 360,
-        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        render_mode: str | None = None,
-        **params: Any,
-    ):
-        self.params = self._read_params(params)
-        super().__init__(num_envs, max_episode_steps, autoreset_mode, render_mode)
+    def _setup(self) -> None:
         self._init_signal_worlds(waiting=())
-        self.generator = make_generator(self.env_id, generator or self.default_generator, generator_kwargs)
-        spaces = build_spaces(self.env_id, self.generator)
-        self.single_observation_space, self.single_action_space, self._num_phases, _ = spaces
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._set_spaces(*build_spaces(self.params))
+        self._num_phases = self.params.num_phases
         self._init_workers()
 
     def _waiting(self, layout: sim.Layout, m: sim.Measurement) -> float:
@@ -77,7 +65,7 @@ class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
         worlds = np.arange(self.num_envs)
         for i in worlds:
             self._runners[i].send_step(actions[i : i + 1])
-        self._collect(worlds, loading=False)
+        self._collect(worlds, self._stepped)
         rewards = self._rewards()
         for i in worlds:
             self._previous_waiting[i] = sim.total_waiting(self.layouts[i], self._measurements[i])
