@@ -66,8 +66,8 @@ class SignalConfig(EnvConfig):
     delta_time: int = 5
     yellow_time: int = 2
     min_green: int = 5
-    reward: str = arg("diff-waiting-time", one_of(sim.REWARDS))
-    backend: str = arg("libsumo", one_of(BACKENDS))
+    reward: str = arg(default="diff-waiting-time", check=one_of(sim.REWARDS))
+    backend: str = arg(default="libsumo", check=one_of(BACKENDS))
     in_process: bool | None = None
     emissions: bool = False
 
