@@ -313,8 +313,10 @@ class TrafficRESCOEnv(TrafficGridEnv):
 class RESCOVectorConfig(RESCOConfig):
     """The RESCO envs' arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
 
-    backend: ClassVar[str] = "libsumo"
-    in_process: ClassVar[bool | None] = None
+    # A variant fixes a base argument as a ClassVar (core/config.py, fixed_arguments): the config removes that
+    # argument on purpose, which mypy reports as an instance variable overridden by a class variable.
+    backend: ClassVar[str] = "libsumo"  # type: ignore[misc]
+    in_process: ClassVar[bool | None] = None  # type: ignore[misc]
 
 
 class TrafficRESCOVectorEnv(TrafficGridVectorEnv):

@@ -37,8 +37,10 @@ _METRIC_DTYPES = {
 class TrafficGridVectorConfig(TrafficGridConfig):
     """TrafficGrid-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
 
-    backend: ClassVar[str] = "libsumo"
-    in_process: ClassVar[bool | None] = None
+    # A variant fixes a base argument as a ClassVar (core/config.py, fixed_arguments): the config removes that
+    # argument on purpose, which mypy reports as an instance variable overridden by a class variable.
+    backend: ClassVar[str] = "libsumo"  # type: ignore[misc]
+    in_process: ClassVar[bool | None] = None  # type: ignore[misc]
 
 
 class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
@@ -53,7 +55,9 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    config_type = TrafficGridVectorConfig
+    # the MO and RESCO variants' configs are not TrafficGridVectorConfigs: all are TrafficGridConfigs
+    config_type: ClassVar[type[TrafficGridConfig]] = TrafficGridVectorConfig
+    config: TrafficGridConfig
 
     def _setup(self) -> None:
         self._init_signal_worlds(waiting=(self.num_agents,))
