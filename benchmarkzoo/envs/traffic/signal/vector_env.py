@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_batch
@@ -54,6 +55,7 @@ class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
     # the MO variant's config is not a TrafficSignalVectorConfig: both are TrafficSignalConfigs
     config_type: ClassVar[type[TrafficSignalConfig]] = TrafficSignalVectorConfig
     config: TrafficSignalConfig
+    observation_space: spaces.Box  # the batched Box of build_spaces' Box
 
     def _setup(self) -> None:
         self._init_signal_worlds(waiting=())
