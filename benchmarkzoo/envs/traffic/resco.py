@@ -208,6 +208,8 @@ class RESCOGenerator(TrafficGenerator):
         scale: demand multiplier, 0.1 to 3 (deterministic thinning/duplication of the file's vehicles).
     """
 
+    net_file: str  # the network's own file, always (a TrafficGenerator's may be None: a generated network)
+
     def __init__(self, network: str = "cologne1", scale: float = 1.0):
         if network not in WINDOWS:
             raise GeneratorArgumentError(f"network must be one of {NETWORKS}; got {network!r}.")

@@ -15,8 +15,8 @@ from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic.routing import sim
-from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
 from benchmarkzoo.envs.traffic.routing.env import RoutingConfig, build_spaces, check_masks, step_outcome
+from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoWorkers
