@@ -221,7 +221,8 @@ def bind_arguments(
     Args:
         owner: the class, for messages.
         signature: the constructor's signature.
-        args, kwargs: what the caller passed.
+        args: the positional arguments the caller passed.
+        kwargs: the keyword arguments the caller passed.
         fixed: arguments the class does not take because it plays them at a fixed value
             (:meth:`EnvConfig.fixed_arguments`); passing one is refused with that value.
 

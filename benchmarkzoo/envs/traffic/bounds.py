@@ -18,7 +18,7 @@ travel times end at the day's horizon; a day has at most one step per agent (its
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from benchmarkzoo.core.bounds import (
     Objective,
@@ -156,10 +156,11 @@ def mo_grid_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBoun
 def routing_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     """Routing-v0: minus each CAV's travel time in minutes, paid once."""
     from benchmarkzoo.envs.traffic.routing.env import RoutingEnv
+    from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator
     from benchmarkzoo.registration import make_generator
 
     kw = constructor_kwargs(RoutingEnv, kwargs)
-    generator = make_generator(kw["generator"], kw["generator_kwargs"])
+    generator = cast(RoutingGenerator, make_generator(kw["generator"], kw["generator_kwargs"]))  # the env's kind
     n, horizon = int(generator.num_agents), float(generator.horizon)
     limit = max_steps if max_steps is not None else n  # a day has at most one step per departure slot
     metrics = dict.fromkeys(

@@ -9,17 +9,20 @@ simulation: :class:`ReplayPickling` does that for the traffic envs.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
+from benchmarkzoo.core.scenario import Scenario
 
-def rng_state(rng: np.random.Generator | None) -> dict[str, Any] | None:
+
+def rng_state(rng: np.random.Generator | None) -> Mapping[str, Any] | None:
     """The state of ``rng``'s bit generator (``None`` stays ``None``)."""
     return None if rng is None else rng.bit_generator.state
 
 
-def rng_from_state(state: dict[str, Any] | None) -> np.random.Generator | None:
+def rng_from_state(state: Mapping[str, Any] | None) -> np.random.Generator | None:
     """The generator whose ``bit_generator.state`` was ``state`` (``None`` stays ``None``)."""
     if state is None:
         return None
@@ -44,7 +47,7 @@ class ReplayPickling:
     _log: list[Any]
 
     #: The scenario class, to rebuild the scenario from its dict.
-    scenario_type: ClassVar[type]
+    scenario_type: ClassVar[type[Scenario]]
     #: The attribute holding the env's own RNG.
     rng_attribute: ClassVar[str] = "_rng"
     #: Attributes restored as they were (e.g. ``agents``, ``num_steps``).
@@ -60,7 +63,7 @@ class ReplayPickling:
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state["kwargs"])
+        type(self).__init__(self, **state["kwargs"])  # the same as self.__init__, which mypy refuses
         if state["rng"] is not None:
             setattr(self, self.rng_attribute, rng_from_state(state["rng"]))
         for name, value in state["attributes"].items():  # before the replay: a start may read them (spec)
@@ -69,6 +72,10 @@ class ReplayPickling:
             self._start(self.scenario_type.from_dict(state["scenario"]))
             for entry in state["log"]:
                 self._replay(entry)
+
+    def _start(self, scenario: Any) -> None:
+        """Start the simulation of ``scenario`` (the subclass's)."""
+        raise NotImplementedError
 
     def _replay(self, entry: Any) -> None:
         raise NotImplementedError

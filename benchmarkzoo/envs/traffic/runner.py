@@ -289,6 +289,8 @@ class WorkerRunner(Runner):
 
     def _send(self, what: str, message: Any) -> None:
         self._pending = what
+        if self.conn is None:  # send_start has just spawned the worker; send_step checked
+            raise self._not_running()
         try:
             self.conn.send(message)
         except (OSError, EOFError) as error:

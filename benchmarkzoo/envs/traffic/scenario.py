@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -94,7 +94,7 @@ def file_scenario(network: str, net_hash: str, routes_hash: str, duration: int, 
     )
 
 
-def with_routes_hash(**fields: object) -> TrafficScenario:
+def with_routes_hash(**fields: Any) -> TrafficScenario:
     """The scenario of ``fields`` (every field but ``routes_hash``), its ``routes_hash`` computed."""
     draft = TrafficScenario(**fields, routes_hash="")
     return TrafficScenario(**fields, routes_hash=sha256(render_routes(draft)))

@@ -14,6 +14,7 @@ Both name the env by :attr:`env_id` (see :class:`~benchmarkzoo.envs.identity.Spe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,11 @@ class SignalEpisode(SumoSession, ReplayPickling):
     scenario_type = TrafficScenario
     config: SignalConfig
     params: Signals
+    # Made by each start and read every step (the view refuses a step before reset). ``_measurement``
+    # is ``None`` (SumoSession's default) before a start and after a failure, which ``_step`` and
+    # pickling test for; every other reader runs on a live simulation.
+    layout: sim.Layout
+    _measurement: sim.Measurement
 
     def _init_simulation(self) -> None:
         """Read the checked config and the simulator's parameters; no SUMO starts yet."""
@@ -48,8 +54,6 @@ class SignalEpisode(SumoSession, ReplayPickling):
         self.in_process = self.config.in_process
         self.emissions = bool(self.config.emissions)
         self.scenario: TrafficScenario | None = None
-        self.layout: sim.Layout | None = None
-        self._measurement: sim.Measurement | None = None
         self._totals = sim.EpisodeTotals()
         self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the simulation after pickling
 
@@ -68,7 +72,7 @@ class SignalEpisode(SumoSession, ReplayPickling):
     # ---- the simulation ------------------------------------------------------------------------
 
     def _start(self, scenario: TrafficScenario) -> None:
-        self._measurement = None
+        self._measurement = None  # type: ignore[assignment]  # a start that fails leaves no simulation (see above)
         net, routes = network_file(scenario), self._prepare(scenario)
         label = f"{self.env_id} {scenario.label}"
         layout, m = self._runner.start(net, routes, scenario.sumo_seed, self.timing, label, self.emissions)
@@ -87,7 +91,7 @@ class SignalEpisode(SumoSession, ReplayPickling):
 
     def _close_simulation(self) -> None:
         self._close_session()
-        self._measurement = None
+        self._measurement = None  # type: ignore[assignment]  # no simulation after close (see above)
 
 
 class SignalWorlds(SumoWorkers):
@@ -103,15 +107,22 @@ class SignalWorlds(SumoWorkers):
     config: SignalConfig
     params: Signals
     _has_reset: bool
+    # World i's are made by its load and read every step (the env refuses a step before reset);
+    # a world whose load or step failed has no measurement (None) until every world is reset.
+    scenarios: list[TrafficScenario]
+    layouts: list[sim.Layout]
+    _measurements: list[sim.Measurement]
+    # The vector base's scenario choice and the view's infos, which _load_worlds calls
+    _next_scenarios: Callable[[np.ndarray, dict[str, Any] | None], list[TrafficScenario]]
+    _info: Callable[[], dict[str, np.ndarray]]
 
     def _init_signal_worlds(self, waiting: tuple[int, ...]) -> None:
         """Set up the worlds; ``waiting`` is the shape of one world's :meth:`_waiting`."""
         self.timing = self.params.timing
         self.reward_kind = self.config.reward
         self.emissions = bool(self.config.emissions)
-        self.scenarios: list[TrafficScenario | None] = [None] * self.num_envs
-        self.layouts: list[sim.Layout | None] = [None] * self.num_envs
-        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
+        self.layouts = [None] * self.num_envs  # type: ignore[list-item]  # until each world's load (see above)
+        self._measurements = [None] * self.num_envs  # type: ignore[list-item]
         self._previous_waiting = np.zeros((self.num_envs, *waiting), dtype=np.float64)
         self._totals = [sim.EpisodeTotals() for _ in range(self.num_envs)]
 

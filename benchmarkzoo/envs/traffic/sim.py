@@ -200,9 +200,9 @@ class SignalController:
                         junction_of.setdefault(via[1:].rsplit("_", 2)[0], k)
         for lane in conn.lane.getIDList():
             if lane.startswith(":"):
-                k = junction_of.get(lane[1:].rsplit("_", 2)[0])
-                if k is not None:
-                    owner.setdefault(lane, k)
+                junction = junction_of.get(lane[1:].rsplit("_", 2)[0])
+                if junction is not None:
+                    owner.setdefault(lane, junction)
         for k, lanes in enumerate(layout.outgoing):
             for i in lanes.tolist():
                 owner.setdefault(layout.lanes[i], k)

@@ -8,7 +8,7 @@ ParallelEnv).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -42,7 +42,7 @@ class RPSPopulationConfig(EnvConfig):
     generator_kwargs: dict[str, Any] | None = None
     history: int = arg(default=5, check=integer(1, 64))
 
-    generator_type: ClassVar[type | tuple[type, ...]] = RPSPopulationGenerator
+    generator_type: ClassVar[type | tuple[type, ...]] = RPSPopulationGenerator  # self-play takes two kinds
     generator_needs: ClassVar[str] = "an RPS population generator"
     time_limit: ClassVar[int] = 100
 
@@ -97,8 +97,7 @@ class RPSSelfPlayConfig(RPSPopulationConfig):
     def check_scenario(
         self, scenario: Any, generator: Any, params: sim.Params, env_id: str
     ) -> RPSSelfPlayScenario | RPSScenario:
-        assert isinstance(params, SelfPlayParams)  # for the type checker: sim_params made it
-        if params.learners == 1:
+        if cast(SelfPlayParams, params).learners == 1:  # this config's sim_params made them
             if not isinstance(scenario, RPSScenario):
                 raise ScenarioError(
                     f"{env_id} with a population generator plays player_0 against a bot: options['scenario'] must "

@@ -62,7 +62,7 @@ class TrafficGenerator(Generator):
         through: probability of leaving on the opposite side (see :class:`~benchmarkzoo.envs.traffic.demand.Demand`).
     """
 
-    scenario_type = TrafficScenario
+    scenario_type: ClassVar[type[TrafficScenario]] = TrafficScenario
     network_kind: ClassVar[str]
     #: Every scenario plays the one network of :meth:`network` (``False``: a network per scenario).
     fixed_network: ClassVar[bool] = True

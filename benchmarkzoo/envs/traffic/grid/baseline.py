@@ -29,7 +29,9 @@ def _act(env, choose) -> dict[str, int] | np.ndarray:
 class FixedTimePolicy(_FixedTime):
     """Every signal cycles its greens, ``green_time`` simulated seconds each, all in step (no offsets)."""
 
-    def __call__(self, env) -> dict[str, int] | np.ndarray:
+    # The grid controller reuses the single-intersection one's choose, not its interface: it acts on
+    # a grid env, so it returns that env's actions (mypy reads the subclass as a substitute).
+    def __call__(self, env) -> dict[str, int] | np.ndarray:  # type: ignore[override]
         """Every signal's fixed-time green: a dict for the ParallelEnv, ``(B, N)`` for the vector env."""
         return _act(env, self.choose)
 
@@ -37,6 +39,8 @@ class FixedTimePolicy(_FixedTime):
 class MaxPressurePolicy(_MaxPressure):
     """Every signal shows its own max-pressure green (Varaiya), ties keeping the current green."""
 
-    def __call__(self, env) -> dict[str, int] | np.ndarray:
+    # The grid controller reuses the single-intersection one's choose, not its interface: it acts on
+    # a grid env, so it returns that env's actions (mypy reads the subclass as a substitute).
+    def __call__(self, env) -> dict[str, int] | np.ndarray:  # type: ignore[override]
         """Every signal's max-pressure green: a dict for the ParallelEnv, ``(B, N)`` for the vector env."""
         return _act(env, self.choose)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_agents
@@ -37,8 +38,10 @@ _METRIC_DTYPES = {
 class TrafficGridVectorConfig(TrafficGridConfig):
     """TrafficGrid-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
 
-    backend: ClassVar[str] = "libsumo"
-    in_process: ClassVar[bool | None] = None
+    # A variant fixes a base argument as a ClassVar (core/config.py, fixed_arguments): the config removes that
+    # argument on purpose, which mypy reports as an instance variable overridden by a class variable.
+    backend: ClassVar[str] = "libsumo"  # type: ignore[misc]
+    in_process: ClassVar[bool | None] = None  # type: ignore[misc]
 
 
 class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
@@ -53,7 +56,10 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    config_type = TrafficGridVectorConfig
+    # the MO and RESCO variants' configs are not TrafficGridVectorConfigs: all are TrafficGridConfigs
+    config_type: ClassVar[type[TrafficGridConfig]] = TrafficGridVectorConfig
+    config: TrafficGridConfig
+    observation_space: spaces.Box  # the batched Box of build_spaces' Box per agent
 
     def _setup(self) -> None:
         self._init_signal_worlds(waiting=(self.num_agents,))
@@ -92,7 +98,9 @@ class TrafficGridVectorEnv(SignalWorlds, NativeMultiAgentVectorEnv):
         return rewards
 
     def _info(self) -> dict[str, np.ndarray]:
-        info = {key: np.zeros((self.num_envs, self.num_agents), dtype=dtype) for key, dtype in _AGENT_INFO.items()}
+        info: dict[str, np.ndarray] = {
+            key: np.zeros((self.num_envs, self.num_agents), dtype=dtype) for key, dtype in _AGENT_INFO.items()
+        }
         info.update({key: np.zeros(self.num_envs, dtype=dtype) for key, dtype in _WORLD_INFO.items()})
         for i, (layout, m) in enumerate(zip(self.layouts, self._measurements)):
             if m is None:

@@ -263,6 +263,13 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     scenario_type = RoutingScenario
     pickled_attributes = ("agents", "num_steps")
     config_type = RoutingConfig
+    # None: the day ends by itself. The base types its limit int because it truncates at it; this env
+    # truncates itself (step) and hands the base only its positive stand-in.
+    max_cycles: int | None  # type: ignore[assignment]
+    # Made by each start and read every step (the env refuses a step before reset). ``_measurement``
+    # is ``None`` (SumoSession's default) before a start and after a failure, which pickling tests for.
+    _measurement: sim.Measurement
+    _masks: np.ndarray  # (N, routes) the scenario's action masks
 
     def _configured_init(self, *args: Any, **kwargs: Any) -> None:
         own = self._configure(args, kwargs)
@@ -272,8 +279,6 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         ParallelEnvView.__init__(self, self.generator, self.params, agents, max_cycles or 1, own["render_mode"])
         self.max_cycles = max_cycles
         self._observation_space, self._action_space = build_spaces(self.params)
-        self._measurement: sim.Measurement | None = None
-        self._masks: np.ndarray | None = None
         self._log: list[np.ndarray] = []  # since the last reset: replayed to rebuild the day after pickling
 
     @property
@@ -292,7 +297,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         self.num_steps = 0
         m = self._measurement
         deciding, _ = sim.status(scenario, m)
-        observations = self._observations(np.arange(len(self.possible_agents)))
+        observations = self._observations_by_index(np.arange(len(self.possible_agents)))
         return observations, {
             a: agent_info(scenario, m, self._masks, deciding, i) for i, a in enumerate(self.possible_agents)
         }
@@ -326,7 +331,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         present = np.flatnonzero(alive)
         truncate = self.max_cycles is not None and self.num_steps >= self.max_cycles
         metrics = sim.episode_metrics(scenario, after) if after.done else None
-        observations = self._observations(present)
+        observations = self._observations_by_index(present)
         rewards, terminations, infos = {}, {}, {}
         for i in present.tolist():
             agent = self.possible_agents[i]
@@ -345,7 +350,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     def close(self) -> None:
         """Stop SUMO, remove the temporary files; the env refuses every call after it."""
         self._close_session()
-        self._measurement = None
+        self._measurement = None  # type: ignore[assignment]  # no simulation after close (see above)
         super().close()
 
     # ---- the simulation ------------------------------------------------------------------------
@@ -354,7 +359,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         return RoutingWorkerRunner(scratch)
 
     def _start(self, scenario: RoutingScenario) -> None:
-        self._measurement = None
+        self._measurement = None  # type: ignore[assignment]  # a start that fails leaves no simulation (see above)
         routes = self._prepare(scenario)
         plan = sim.make_plan(scenario, network_file(scenario), routes)
         self._measurement = self._runner.start(plan, f"{self.env_id} {scenario.label}")
@@ -368,7 +373,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     def _simulation_failed(self) -> None:
         self.agents = []
 
-    def _observations(self, agents: np.ndarray) -> dict[str, np.ndarray]:
+    def _observations_by_index(self, agents: np.ndarray) -> dict[str, np.ndarray]:
+        """The observations of the agents of indices ``agents`` (``(k,)`` int), fresh arrays."""
         obs = sim.observe(self.scenario, self._measurement, agents)  # (len(agents), obs)
         return {self.possible_agents[i]: obs[row] for row, i in enumerate(agents.tolist())}
 

@@ -240,7 +240,7 @@ class RoutingGenerator(GridNetworkGenerator):
             also draws the agents' destinations), as for ``GridGenerator``.
     """
 
-    scenario_type = RoutingScenario
+    scenario_type: ClassVar[type[RoutingScenario]] = RoutingScenario
     network_kind = "grid"
 
     def __init__(

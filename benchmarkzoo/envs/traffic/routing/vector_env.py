@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.env import RoutingConfig, build_spaces, check_masks, step_outcome
+from benchmarkzoo.envs.traffic.routing.generator import RoutingScenario
 from benchmarkzoo.envs.traffic.routing.runner import RoutingWorkerRunner
 from benchmarkzoo.envs.traffic.scenario import network_file
 from benchmarkzoo.envs.traffic.session import SumoWorkers
@@ -46,12 +48,17 @@ class RoutingVectorEnv(SumoWorkers, NativeMultiAgentVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     config_type = RoutingConfig
+    observation_space: spaces.Box  # the batched Box of build_spaces' Box per agent
+    # World i's are made by its load and read every step (the env refuses a step before reset);
+    # a world whose load or step failed has no measurement (None) until every world is reset.
+    scenarios: list[RoutingScenario]
+    _measurements: list[sim.Measurement]
 
     def _setup(self) -> None:
         self._set_spaces(*build_spaces(self.params))
         self._init_workers(RoutingWorkerRunner)
         n = self.num_agents
-        self._measurements: list[sim.Measurement | None] = [None] * self.num_envs
+        self._measurements = [None] * self.num_envs  # type: ignore[list-item]  # until each world's load (see above)
         self._finished = np.zeros((self.num_envs, n), dtype=bool)  # (B, N) agents done on the last step
         self._times = np.zeros((self.num_envs, n), dtype=np.float64)  # (B, N) their travel times
 

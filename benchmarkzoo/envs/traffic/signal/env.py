@@ -149,6 +149,7 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
 
     metadata = {"render_modes": []}
     config_type = TrafficSignalConfig
+    config: TrafficSignalConfig
     rng_attribute = "_np_random"
     pickled_attributes = ("spec", "_np_random_seed", "_phase")
 

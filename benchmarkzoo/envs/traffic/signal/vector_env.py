@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_batch
@@ -37,8 +38,10 @@ _INFO_DTYPES = {
 class TrafficSignalVectorConfig(TrafficSignalConfig):
     """TrafficSignal-v0's arguments in the native vector form: every world's SUMO runs in a libsumo worker."""
 
-    backend: ClassVar[str] = "libsumo"
-    in_process: ClassVar[bool | None] = None
+    # A variant fixes a base argument as a ClassVar (core/config.py, fixed_arguments): the config removes that
+    # argument on purpose, which mypy reports as an instance variable overridden by a class variable.
+    backend: ClassVar[str] = "libsumo"  # type: ignore[misc]
+    in_process: ClassVar[bool | None] = None  # type: ignore[misc]
 
 
 class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
@@ -49,7 +52,10 @@ class TrafficSignalVectorEnv(SignalWorlds, NativeVectorEnv):
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
-    config_type = TrafficSignalVectorConfig
+    # the MO variant's config is not a TrafficSignalVectorConfig: both are TrafficSignalConfigs
+    config_type: ClassVar[type[TrafficSignalConfig]] = TrafficSignalVectorConfig
+    config: TrafficSignalConfig
+    observation_space: spaces.Box  # the batched Box of build_spaces' Box
 
     def _setup(self) -> None:
         self._init_signal_worlds(waiting=())
