@@ -9,7 +9,6 @@ from typing_extensions import override
 
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.generators.base import Generator, redraw
 from benchmarkzoo.generators.grids import (
     dfs_maze,
     obstacle_field,
@@ -18,6 +17,7 @@ from benchmarkzoo.generators.grids import (
     rooms_map,
     sample_start_goal,
 )
+from benchmarkzoo.generators.wall_maps import WallMapGenerator
 
 MAX_SIDE = 255
 
@@ -59,7 +59,7 @@ class MazeScenario(Scenario):
         return self.walls.shape
 
 
-class MazeGenerator(Generator):
+class MazeGenerator(WallMapGenerator[MazeScenario]):
     """Shared part of maze generators: the map size and the start/goal placement."""
 
     scenario_type = MazeScenario
@@ -71,24 +71,14 @@ class MazeGenerator(Generator):
             "min_goal_distance", min_goal_distance, 1, self.height * self.width
         )
 
-    @property
-    def shape(self) -> tuple[int, int]:
-        """``(height, width)`` of every map this generator draws."""
-        return (self.height, self.width)
-
-    def _walls(self, rng: np.random.Generator) -> np.ndarray:
-        raise NotImplementedError
+    @override
+    def _place(self, rng: np.random.Generator, walls: np.ndarray) -> MazeScenario | None:
+        placed = sample_start_goal(rng, walls, self.min_goal_distance)
+        return None if placed is None else MazeScenario(walls=walls, start=placed[0], goal=placed[1])
 
     @override
-    def __call__(self, rng: np.random.Generator) -> MazeScenario:
-        def attempt() -> MazeScenario | None:
-            walls = self._walls(rng)
-            placed = sample_start_goal(rng, walls, self.min_goal_distance)
-            return None if placed is None else MazeScenario(walls=walls, start=placed[0], goal=placed[1])
-
-        return redraw(
-            self,
-            attempt,
+    def _unplaceable(self) -> tuple[str, str]:
+        return (
             f"map with a goal {self.min_goal_distance} steps from the start",
             "Lower min_goal_distance (or the obstacle density).",
         )

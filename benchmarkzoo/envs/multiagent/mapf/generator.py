@@ -12,8 +12,8 @@ from typing_extensions import override
 from benchmarkzoo.core.errors import GeneratorArgumentError, ScenarioError
 from benchmarkzoo.core.scenario import Scenario
 from benchmarkzoo.generators.agents import components, sample_starts_goals
-from benchmarkzoo.generators.base import Generator, redraw
 from benchmarkzoo.generators.grids import dfs_maze, obstacle_field
+from benchmarkzoo.generators.wall_maps import WallMapGenerator
 
 MAX_SIDE = 255
 MAX_AGENTS = 1024
@@ -120,7 +120,7 @@ def load_movingai_map(path: str | os.PathLike[str]) -> np.ndarray:
     return np.array([[ch not in MOVINGAI_PASSABLE for ch in row] for row in rows], dtype=bool)
 
 
-class MapfGenerator(Generator):
+class MapfGenerator(WallMapGenerator[MapfScenario]):
     """Shared part of MAPF generators: map size, number of agents, start and goal placement."""
 
     scenario_type: ClassVar[type[MapfScenario]] = MapfScenario
@@ -132,24 +132,14 @@ class MapfGenerator(Generator):
             "num_agents", num_agents, 1, min(MAX_AGENTS, self.height * self.width // 2)
         )
 
-    @property
-    def shape(self) -> tuple[int, int]:
-        """``(height, width)`` of every map this generator draws."""
-        return (self.height, self.width)
-
-    def _walls(self, rng: np.random.Generator) -> np.ndarray:
-        raise NotImplementedError
+    @override
+    def _place(self, rng: np.random.Generator, walls: np.ndarray) -> MapfScenario | None:
+        placed = sample_starts_goals(rng, walls, self.num_agents)
+        return None if placed is None else MapfScenario(walls=walls, starts=placed[0], goals=placed[1])
 
     @override
-    def __call__(self, rng: np.random.Generator) -> MapfScenario:
-        def attempt() -> MapfScenario | None:
-            walls = self._walls(rng)
-            placed = sample_starts_goals(rng, walls, self.num_agents)
-            return None if placed is None else MapfScenario(walls=walls, starts=placed[0], goals=placed[1])
-
-        return redraw(
-            self,
-            attempt,
+    def _unplaceable(self) -> tuple[str, str]:
+        return (
             f"map with room for {self.num_agents} agents' starts and goals",
             "Use fewer agents, a larger map or fewer obstacles.",
         )
