@@ -112,16 +112,24 @@ def test_mo_treasure_aggregates(mo_runs):
         assert b.aggregates.multi_objective.hypervolume > r.aggregates.multi_objective.hypervolume
 
 
+def _written_and_valid(results, suite_path, tmp_path, monkeypatch):
+    """``results``, whose aggregates are its episodes', written as a file that validates; its JSON."""
+    from benchmarkzoo.leaderboard.validate import validate_file
+
+    assert recompute(results) == results
+    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", suite_path.parent)
+    honest = tmp_path / "honest.json"
+    results.write(honest)
+    validate_file(honest)
+    return json.loads(honest.read_text())
+
+
 def test_mo_results_recompute_and_validate(mo_runs, tmp_path, monkeypatch):
     from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
 
     path, runs = mo_runs
     assert recompute(runs["random"]) == runs["random"]
-    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", path.parent)
-    honest = tmp_path / "honest.json"
-    runs["baseline"].write(honest)
-    validate_file(honest)
-    data = json.loads(honest.read_text())
+    data = _written_and_valid(runs["baseline"], path, tmp_path, monkeypatch)
     for edit, reason in [
         (lambda d: d["tasks"][0]["aggregates"]["multi_objective"].update(hypervolume=1.0), "aggregates do not match"),
         (lambda d: next(iter(d["tasks"][0]["pareto_fronts"].values())).pop(), "not the env's exact fronts"),
@@ -235,11 +243,7 @@ def test_hypervolume_ratio_score_is_validated_against_the_exact_fronts(front_run
 
     path, runs = front_runs
     assert recompute(runs["baseline"]) == runs["baseline"]
-    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", path.parent)
-    honest = tmp_path / "honest.json"
-    runs["random"].write(honest)
-    validate_file(honest)
-    forged = json.loads(honest.read_text())
+    forged = _written_and_valid(runs["random"], path, tmp_path, monkeypatch)
     # A front shrunk to one poor point would raise every ratio: refused as not the env's front.
     for key in forged["tasks"][0]["pareto_fronts"]:
         forged["tasks"][0]["pareto_fronts"][key] = [[0.5, -99.0]]
@@ -270,9 +274,7 @@ def test_files_written_before_the_per_scenario_aggregates_stay_valid(mo_runs, tm
     from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
 
     path, runs = mo_runs
-    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", path.parent)
-    runs["baseline"].write(tmp_path / "new.json")
-    data = json.loads((tmp_path / "new.json").read_text())
+    data = _written_and_valid(runs["baseline"], path, tmp_path, monkeypatch)
     assert data["tasks"][0]["aggregates"]["multi_objective"]["scenario_hypervolume_ratio"] > 0.8
     for task in data["tasks"]:  # as an older evaluate wrote it
         for name in LATER_MO_AGGREGATES:
