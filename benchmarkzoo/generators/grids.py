@@ -12,6 +12,7 @@ A uniform ``u`` in ``[0, 1)`` picks item ``int(u * n)`` of ``n``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -19,6 +20,26 @@ import numpy as np
 #: Moves in action order: up, right, down, left, as (d_row, d_col).
 MOVES = np.array([[-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int64)
 _MOVE_PAIRS = tuple((int(dr), int(dc)) for dr, dc in MOVES)  # MOVES as Python ints, for the planners' loops
+
+
+@dataclasses.dataclass(frozen=True)
+class GridParams:
+    """The map size a grid world's simulator constants start with, and what follows from it alone.
+
+    Attributes:
+        height: map rows (every world in a batch has the same map size).
+        width: map columns.
+    """
+
+    height: int
+    width: int
+
+    @functools.cached_property
+    def goal_scale(self) -> np.ndarray:
+        """``(2,)`` read-only float32 divisor of ``goal - pos``: the observation's goal offset in ``[-1, 1]``."""
+        scale = np.array([max(self.height - 1, 1), max(self.width - 1, 1)], dtype=np.float32)
+        scale.setflags(write=False)
+        return scale
 
 
 @functools.lru_cache(maxsize=64)

@@ -13,6 +13,7 @@ reset options and ``reset_mask``; the refusals of a step before reset, after clo
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from typing import Any, ClassVar, NoReturn
 
 import numpy as np
@@ -51,6 +52,20 @@ def check_reset_mask(env_id: str, mask: Any, num_envs: int, has_reset: bool) -> 
     if not has_reset and not mask.all():
         raise ResetNeededError(f"{env_id}: the first reset must reset every world; drop reset_mask.")
     return mask
+
+
+def vector_metadata(single: Mapping[str, Any]) -> dict[str, Any]:
+    """A native vector form's ``metadata``, from its single env's (declared once, there).
+
+    Next-step autoreset by default (the constructor records the mode it is given), ``rgb_array``
+    rendering only (a batch renders frames of its worlds, never a window) and the single env's
+    frame rate.
+    """
+    return {
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": [mode for mode in single["render_modes"] if mode == "rgb_array"],
+        "render_fps": single["render_fps"],
+    }
 
 
 class VectorCore(ConfiguredView):

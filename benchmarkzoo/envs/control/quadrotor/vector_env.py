@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_box_batch
 from benchmarkzoo.envs.control.quadrotor import sim
-from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, build_spaces
+from benchmarkzoo.envs.control.quadrotor.env import QuadrotorConfig, QuadrotorEnv, build_spaces
 from benchmarkzoo.envs.control.quadrotor.generator import QuadrotorGenerator
 from benchmarkzoo.vector.base import NativeVectorEnv
+from benchmarkzoo.vector.core import vector_metadata
 
 
 class QuadrotorVectorEnv(NativeVectorEnv):
@@ -21,11 +21,7 @@ class QuadrotorVectorEnv(NativeVectorEnv):
     autoreset, so rollouts equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit.
     """
 
-    metadata = {
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-        "render_modes": ["rgb_array"],
-        "render_fps": 50,
-    }
+    metadata = vector_metadata(QuadrotorEnv.metadata)
     config_type = QuadrotorConfig
     generator: QuadrotorGenerator
     params: sim.Params

@@ -20,23 +20,19 @@ import functools
 import numpy as np
 
 from benchmarkzoo.envs.gridworld.maze.generator import MazeScenario
-from benchmarkzoo.generators.grids import MOVES
+from benchmarkzoo.generators.grids import MOVES, GridParams
 
 
 @dataclasses.dataclass(frozen=True)
-class Params:
-    """Constants of one env instance.
+class Params(GridParams):
+    """Constants of one env instance (``height`` and ``width`` first, from :class:`GridParams`).
 
     Attributes:
-        height: map rows (every world in a batch has the same map size).
-        width: map columns.
         view_radius: the agent sees the ``(2r+1, 2r+1)`` square around itself.
         step_reward: reward of a step that does not reach the goal.
         goal_reward: reward of the step that reaches the goal.
     """
 
-    height: int
-    width: int
     view_radius: int = 2
     step_reward: float = -0.01
     goal_reward: float = 1.0
@@ -66,13 +62,6 @@ class Params:
         window = (offsets[:, None] * self.padded_width + offsets[None, :]).ravel()
         window.setflags(write=False)
         return window
-
-    @functools.cached_property
-    def goal_scale(self) -> np.ndarray:
-        """``(2,)`` float32 divisor of ``goal - pos`` in the observation."""
-        scale = np.array([max(self.height - 1, 1), max(self.width - 1, 1)], dtype=np.float32)
-        scale.setflags(write=False)
-        return scale
 
 
 @dataclasses.dataclass

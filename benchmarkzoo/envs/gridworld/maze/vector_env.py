@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.gridworld.maze import sim
-from benchmarkzoo.envs.gridworld.maze.env import MazeConfig, build_spaces
+from benchmarkzoo.envs.gridworld.maze.env import MazeConfig, MazeEnv, build_spaces
 from benchmarkzoo.vector.base import NativeVectorEnv
+from benchmarkzoo.vector.core import vector_metadata
 
 
 class MazeVectorEnv(NativeVectorEnv):
@@ -21,7 +21,7 @@ class MazeVectorEnv(NativeVectorEnv):
     autoreset, so rollouts equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
+    metadata = vector_metadata(MazeEnv.metadata)
     config_type = MazeConfig
     single_action_space: spaces.Discrete
     # The maze-family variant's pieces; MazeKeysVectorEnv swaps them and keeps everything else.

@@ -17,23 +17,15 @@ import functools
 import numpy as np
 
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureScenario
-from benchmarkzoo.generators.grids import MOVES
+from benchmarkzoo.generators.grids import MOVES, GridParams
 
 #: The time objective: every step costs one unit.
 TIME_PENALTY = -1.0
 
 
 @dataclasses.dataclass(frozen=True)
-class Params:
-    """Constants of one env instance.
-
-    Attributes:
-        height: map rows (every world in a batch has the same map size).
-        width: map columns.
-    """
-
-    height: int
-    width: int
+class Params(GridParams):
+    """Constants of one env instance: the map size (:class:`GridParams`)."""
 
     @property
     def num_cells(self) -> int:

@@ -13,14 +13,14 @@ from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import ResetNeededError
 from benchmarkzoo.core.spaces import check_discrete_batch
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
-from benchmarkzoo.envs.gridworld.treasure.env import TreasureConfig, build_spaces
+from benchmarkzoo.envs.gridworld.treasure.env import TreasureConfig, TreasureEnv, build_spaces
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator, TreasureScenario
 from benchmarkzoo.vector.base import NativeVectorEnv
+from benchmarkzoo.vector.core import vector_metadata
 
 
 class TreasureVectorEnv(NativeVectorEnv):
@@ -31,11 +31,7 @@ class TreasureVectorEnv(NativeVectorEnv):
     bit. Rewards are ``(num_envs, 2)`` float32; ``reward_space`` is the single world's.
     """
 
-    metadata = {
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-        "render_modes": ["rgb_array"],
-        "render_fps": 4,
-    }
+    metadata = vector_metadata(TreasureEnv.metadata)
     config_type = TreasureConfig
     config: TreasureConfig
     generator: TreasureGenerator

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import IllegalActionError
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.combat import sim
-from benchmarkzoo.envs.multiagent.combat.env import CombatConfig, build_spaces, illegal_action_message
+from benchmarkzoo.envs.multiagent.combat.env import CombatConfig, MicroCombatEnv, build_spaces, illegal_action_message
+from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -33,7 +33,7 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
     same actions, bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 4}
+    metadata = vector_metadata(MicroCombatEnv.metadata)
     config_type = CombatConfig
     config: CombatConfig
     sim = sim

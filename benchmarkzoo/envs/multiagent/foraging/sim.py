@@ -30,7 +30,7 @@ import functools
 import numpy as np
 
 from benchmarkzoo.envs.multiagent.foraging.generator import ForagingScenario
-from benchmarkzoo.generators.grids import MOVES
+from benchmarkzoo.generators.grids import MOVES, GridParams
 
 #: Actions: none, up, right, down, left, load.
 ACTION_NAMES = ("none", "up", "right", "down", "left", "load")
@@ -40,12 +40,10 @@ ACTION_MOVES = np.concatenate([np.zeros((1, 2), dtype=np.int64), MOVES, np.zeros
 
 
 @dataclasses.dataclass(frozen=True)
-class Params:
-    """Constants of one env instance.
+class Params(GridParams):
+    """Constants of one env instance (``height`` and ``width`` first, from :class:`GridParams`).
 
     Attributes:
-        height: rows of the grid (every world of a batch has the same size).
-        width: columns.
         num_agents: ``N``.
         num_food: ``M``, food items per scenario.
         max_agent_level: scale of the agent-level view channel.
@@ -55,8 +53,6 @@ class Params:
         load_penalty: reward of a load that collects nothing is ``-load_penalty``.
     """
 
-    height: int
-    width: int
     num_agents: int
     num_food: int
     max_agent_level: int

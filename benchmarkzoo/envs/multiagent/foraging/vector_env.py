@@ -6,11 +6,17 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.foraging import sim
-from benchmarkzoo.envs.multiagent.foraging.env import ForagingConfig, MOForagingConfig, build_spaces, mo_reward_space
+from benchmarkzoo.envs.multiagent.foraging.env import (
+    ForagingConfig,
+    ForagingEnv,
+    MOForagingConfig,
+    build_spaces,
+    mo_reward_space,
+)
+from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -30,7 +36,7 @@ class ForagingVectorEnv(NativeMultiAgentVectorEnv):
     same actions, bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
+    metadata = vector_metadata(ForagingEnv.metadata)
     config_type = ForagingConfig
     sim = sim
     build_spaces = staticmethod(build_spaces)

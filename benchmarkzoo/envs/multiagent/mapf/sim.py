@@ -40,7 +40,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from benchmarkzoo.envs.multiagent.mapf.generator import LifelongMapfScenario, MapfScenario
-from benchmarkzoo.generators.grids import MOVES
+from benchmarkzoo.generators.grids import MOVES, GridParams
 
 #: Moves in action order: stay, up, right, down, left, as (d_row, d_col).
 ACTION_MOVES = np.concatenate([np.zeros((1, 2), dtype=np.int64), MOVES])
@@ -52,12 +52,10 @@ OBJECTIVES = ("arrival", "energy", "waiting")
 
 
 @dataclasses.dataclass(frozen=True)
-class Params:
-    """Constants of one env instance.
+class Params(GridParams):
+    """Constants of one env instance (``height`` and ``width`` first, from :class:`GridParams`).
 
     Attributes:
-        height: map rows (every world in a batch has the same map size).
-        width: map columns.
         num_agents: ``N``, agents per world.
         view_radius: each agent sees the ``(2r+1, 2r+1)`` square around itself.
         step_reward: reward of an active agent on a step it does not arrive.
@@ -66,8 +64,6 @@ class Params:
         goals_per_agent: ``K``, later goals per agent in a lifelong scenario (``0`` otherwise).
     """
 
-    height: int
-    width: int
     num_agents: int
     view_radius: int = 5
     step_reward: float = -0.01
@@ -99,13 +95,6 @@ class Params:
         deltas = ACTION_MOVES[:, 0] * cols + ACTION_MOVES[:, 1]
         deltas.setflags(write=False)
         return deltas
-
-    @functools.cached_property
-    def goal_scale(self) -> np.ndarray:
-        """``(2,)`` float32 divisor of ``goal - pos`` in the observation."""
-        scale = np.array([max(self.height - 1, 1), max(self.width - 1, 1)], dtype=np.float32)
-        scale.setflags(write=False)
-        return scale
 
 
 @dataclasses.dataclass

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.mapf import sim
-from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, build_spaces
+from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv, build_spaces
+from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -28,7 +28,7 @@ class MapfVectorEnv(NativeMultiAgentVectorEnv):
     same actions, bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 8}
+    metadata = vector_metadata(MapfEnv.metadata)
     config_type = MapfConfig
     config: MapfConfig
     sim = sim

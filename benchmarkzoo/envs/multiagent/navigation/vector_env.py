@@ -6,16 +6,17 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.errors import InvalidActionError
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.env import (
     MONavigationConfig,
     NavigationConfig,
+    NavigationEnv,
     build_spaces,
     mo_reward_space,
 )
+from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -68,7 +69,7 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
     the same actions, bit for bit (the simulator is written for it: see its module docstring).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 10}
+    metadata = vector_metadata(NavigationEnv.metadata)
     config_type = NavigationConfig
     sim = sim
     build_spaces = staticmethod(build_spaces)

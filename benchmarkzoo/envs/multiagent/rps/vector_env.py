@@ -8,19 +8,20 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from benchmarkzoo.core.spaces import check_discrete_agents, check_discrete_batch
 from benchmarkzoo.envs.multiagent.rps import sim
 from benchmarkzoo.envs.multiagent.rps.env import (
-    RENDER_FPS,
     RPSPopulationConfig,
+    RPSPopulationEnv,
     RPSSelfPlayConfig,
+    RPSSelfPlayEnv,
     build_spaces,
     make_renderer,
 )
 from benchmarkzoo.envs.multiagent.rps.generator import RPSScenario, RPSSelfPlayScenario
 from benchmarkzoo.vector.base import NativeVectorEnv
+from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
 
@@ -31,7 +32,7 @@ class RPSPopulationVectorEnv(NativeVectorEnv):
     autoreset, so rollouts equal ``gym.make_vec(..., vectorization_mode="sync")`` bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
+    metadata = vector_metadata(RPSPopulationEnv.metadata)
     config_type = RPSPopulationConfig
     sim = sim
     build_spaces = staticmethod(build_spaces)
@@ -68,7 +69,7 @@ class RPSSelfPlayVectorEnv(NativeMultiAgentVectorEnv):
     same actions, bit for bit.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
+    metadata = vector_metadata(RPSSelfPlayEnv.metadata)
     config_type = RPSSelfPlayConfig
     sim = sim
     build_spaces = staticmethod(build_spaces)

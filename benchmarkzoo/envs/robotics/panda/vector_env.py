@@ -7,15 +7,15 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
 from typing_extensions import override
 
 from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.spaces import check_box_batch
-from benchmarkzoo.envs.robotics.panda.env import PandaConfig, build_spaces, goal_reward, observe, score
+from benchmarkzoo.envs.robotics.panda.env import PandaConfig, PandaEnv, build_spaces, goal_reward, observe, score
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 from benchmarkzoo.envs.robotics.panda.workers import WorkerPool
 from benchmarkzoo.vector.base import NativeVectorEnv
+from benchmarkzoo.vector.core import vector_metadata
 
 
 class PandaVectorEnv(NativeVectorEnv):
@@ -40,11 +40,7 @@ class PandaVectorEnv(NativeVectorEnv):
         num_workers: worker processes holding the PyBullet clients (``None``: none, all in this process).
     """
 
-    metadata = {
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-        "render_modes": ["rgb_array"],
-        "render_fps": 25,
-    }
+    metadata = vector_metadata(PandaEnv.metadata)
 
     config_type = PandaConfig
     config: PandaConfig
