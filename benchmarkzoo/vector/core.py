@@ -59,13 +59,15 @@ def vector_metadata(single: Mapping[str, Any]) -> dict[str, Any]:
 
     Next-step autoreset by default (the constructor records the mode it is given), ``rgb_array``
     rendering only (a batch renders frames of its worlds, never a window) and the single env's
-    frame rate.
+    frame rate, if it has one.
     """
-    return {
+    metadata = {
         "autoreset_mode": AutoresetMode.NEXT_STEP,
-        "render_modes": [mode for mode in single["render_modes"] if mode == "rgb_array"],
-        "render_fps": single["render_fps"],
+        "render_modes": [mode for mode in single.get("render_modes", ()) if mode == "rgb_array"],
     }
+    if "render_fps" in single:
+        metadata["render_fps"] = single["render_fps"]
+    return metadata
 
 
 class VectorCore(ConfiguredView):
