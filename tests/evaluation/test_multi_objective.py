@@ -81,10 +81,15 @@ def test_front_attainment_by_hand():
     assert coverage == pytest.approx(2 / 3)  # a: 1 of 2 points, b: 1 of 1
 
 
+def _random_and_baseline(tmp_path_factory, suite_writer, suite, num_envs):
+    """The suite file written for ``suite``, and its results for random and the baseline."""
+    path = suite_writer(tmp_path_factory.mktemp(suite["name"]), suite)
+    return path, {p: evaluate(path, p, num_envs=num_envs) for p in ("random", "baseline")}
+
+
 @pytest.fixture(scope="module")
 def mo_runs(tmp_path_factory, suite_writer):
-    path = suite_writer(tmp_path_factory.mktemp("mo"), MO_SUITE)
-    return path, {p: evaluate(path, p, num_envs=4) for p in ("random", "baseline")}
+    return _random_and_baseline(tmp_path_factory, suite_writer, MO_SUITE, num_envs=4)
 
 
 def test_mo_treasure_aggregates(mo_runs):
@@ -206,8 +211,7 @@ FRONT_SUITE = {
 
 @pytest.fixture(scope="module")
 def front_runs(tmp_path_factory, suite_writer):
-    path = suite_writer(tmp_path_factory.mktemp("front"), FRONT_SUITE)
-    return path, {p: evaluate(path, p, num_envs=3) for p in ("random", "baseline")}
+    return _random_and_baseline(tmp_path_factory, suite_writer, FRONT_SUITE, num_envs=3)
 
 
 def test_hypervolume_ratio_score_is_taken_against_each_scenarios_front(front_runs):
