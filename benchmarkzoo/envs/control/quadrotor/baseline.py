@@ -20,6 +20,7 @@ world do not depend on how many worlds are batched with it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -27,6 +28,7 @@ import numpy as np
 from benchmarkzoo.envs.control.quadrotor.sim import Params, State, cross3, dot3, norm3
 
 
+@dataclasses.dataclass(eq=False)  # the gains, declared once; compared by identity, as any policy object
 class CascadedPIDPolicy:
     """Hover and go-to-goal controller for the Quadrotor envs.
 
@@ -44,21 +46,12 @@ class CascadedPIDPolicy:
         rate_gain: 1/s, angular acceleration per rad/s of body-rate error.
     """
 
-    def __init__(
-        self,
-        pos_gain: float = 2.0,
-        vel_gain: float = 5.0,
-        max_speed: float = 2.0,
-        max_tilt: float = 0.5,
-        att_gain: float = 12.0,
-        rate_gain: float = 50.0,
-    ):
-        self.pos_gain = pos_gain
-        self.vel_gain = vel_gain
-        self.max_speed = max_speed
-        self.max_tilt = max_tilt
-        self.att_gain = att_gain
-        self.rate_gain = rate_gain
+    pos_gain: float = 2.0
+    vel_gain: float = 5.0
+    max_speed: float = 2.0
+    max_tilt: float = 0.5
+    att_gain: float = 12.0
+    rate_gain: float = 50.0
 
     def act(self, state: State, params: Params) -> np.ndarray:
         """``(B, 4)`` float32 motor commands for every world of ``state``."""
