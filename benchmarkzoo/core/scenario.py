@@ -14,6 +14,7 @@ import json
 from typing import Any, ClassVar
 
 import numpy as np
+from typing_extensions import Self
 
 from benchmarkzoo.core.errors import ScenarioError
 
@@ -93,6 +94,20 @@ class Scenario(metaclass=_ScenarioType):
                 f"{cls.__name__} is not a dataclass, so its fields would not be hashed: write {_DECLARE} above it."
             )
         return super().__new__(cls)
+
+    @classmethod
+    def unchecked(cls, **fields: Any) -> Self:
+        """A scenario from fields already in their checked form, without running ``__post_init__``.
+
+        For a generator's own output on the autoreset path, where checking what the generator
+        just built costs as much as building it: the caller guarantees that ``cls(**fields)``
+        would accept the fields unchanged (arrays read-only and of the field's dtype, tuples of
+        Python numbers); the generator's tests hold it to that (``tests/test_scenario.py``).
+        """
+        scenario = object.__new__(cls)
+        for name, value in fields.items():
+            object.__setattr__(scenario, name, value)
+        return scenario
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical, JSON-compatible form: ``{"kind": ..., "fields": {...}}``."""

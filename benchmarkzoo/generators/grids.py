@@ -17,6 +17,8 @@ import functools
 
 import numpy as np
 
+from benchmarkzoo.generators import kernels
+
 #: Moves in action order: up, right, down, left, as (d_row, d_col).
 MOVES = np.array([[-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int64)
 _MOVE_PAIRS = tuple((int(dr), int(dc)) for dr, dc in MOVES)  # MOVES as Python ints, for the planners' loops
@@ -92,6 +94,8 @@ def dfs_maze(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """
     map_cell, moves = _dfs_tables(height, width)
     num_cells = len(map_cell)
+    if kernels.ENABLED:
+        return kernels.carve_maze(rng.random(num_cells), height, width)
     draws = rng.random(num_cells).tolist()
     free = bytearray(height * width)  # 1 where carved
     visited = [False] * num_cells
@@ -233,6 +237,9 @@ def sample_start_goal(
     """
     height, width = walls.shape
     u_start, u_goal = rng.random(2).tolist()
+    if kernels.ENABLED:
+        start_cell, goal_cell = kernels.start_goal(walls, min_distance, u_start, u_goal)
+        return None if goal_cell < 0 else (divmod(start_cell, width), divmod(goal_cell, width))
     flat = walls.ravel()
     free_cells = np.flatnonzero(~flat)  # (F,) row-major
     if free_cells.size == 0:

@@ -284,7 +284,8 @@ class HoverGenerator(QuadrotorGenerator):
     @override
     def __call__(self, rng: np.random.Generator) -> QuadrotorScenario:
         goal = (0.0, 0.0, self.hover_height)
-        return QuadrotorScenario(**self._vehicle(rng), **self._start(rng, goal), goal=goal)
+        # Python floats from checked ranges, a rotation by construction: the autoreset path skips re-checking.
+        return QuadrotorScenario.unchecked(**self._vehicle(rng), **self._start(rng, goal), goal=goal)
 
 
 class GoalGenerator(QuadrotorGenerator):
@@ -336,4 +337,4 @@ class GoalGenerator(QuadrotorGenerator):
         goal = redraw(
             self, attempt, "goal inside the arena", "Lower goal_distance, or raise arena_half_width / arena_height."
         )
-        return QuadrotorScenario(**vehicle, **start, goal=goal)
+        return QuadrotorScenario.unchecked(**vehicle, **start, goal=goal)

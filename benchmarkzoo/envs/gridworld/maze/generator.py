@@ -74,7 +74,11 @@ class MazeGenerator(WallMapGenerator[MazeScenario]):
     @override
     def _place(self, rng: np.random.Generator, walls: np.ndarray) -> MazeScenario | None:
         placed = sample_start_goal(rng, walls, self.min_goal_distance)
-        return None if placed is None else MazeScenario(walls=walls, start=placed[0], goal=placed[1])
+        if placed is None:
+            return None
+        # Checked by construction (a fresh bool map, free cells as int pairs); the autoreset path skips re-checking.
+        walls.setflags(write=False)
+        return MazeScenario.unchecked(walls=walls, start=placed[0], goal=placed[1])
 
     @override
     def _unplaceable(self) -> tuple[str, str]:

@@ -136,7 +136,7 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
         reached: ``(B,)`` bool, the agent stands on its goal (the episode terminates).
     """
     target = state.pos + MOVES[actions]  # (B, 2)
-    blocked = state.walls.ravel()[_flat_index(state, target[:, 0], target[:, 1], params.pad_shift)]  # (B,)
+    blocked = np.take(state.walls.ravel(), _flat_index(state, target[:, 0], target[:, 1], params.pad_shift))  # (B,)
     np.copyto(state.pos, target, where=~blocked[:, None])
     pos, goal = state.pos, state.goal
     # two column compares: ``(pos == goal).all(axis=1)`` is ~10x slower at 4096 worlds
@@ -162,7 +162,7 @@ def observe(state: State, params: Params) -> dict[str, np.ndarray]:
     cells = state.window_cells
     np.add(_flat_index(state, pos[:, 0], pos[:, 1])[:, None], params.window, out=cells)
     view = np.zeros((num_worlds, 2, size * size), dtype=np.float32)
-    view[:, 0] = state.walls.ravel()[cells]
+    view[:, 0] = np.take(state.walls.ravel(), cells)  # take: half the time of fancy indexing here
     offset = goal - pos  # (B, 2)
     mark_in_view(view[:, 1], offset, params)
     direction = offset.astype(np.float32) / params.goal_scale
