@@ -245,6 +245,9 @@ def action_masks(state: State) -> np.ndarray:
 def _start_moves(state: State, horizontal: np.ndarray, vertical: np.ndarray, button: np.ndarray) -> None:
     """Step 1 of a frame for the free fighters: a move pressed, or movement (module docstring)."""
     ok = free(state)
+    if not ok.any():  # every fighter busy: only the held block matters
+        state.hold[:] = np.where(state.stun_kind == BLOCK_STUN, state.hold, 0)
+        return
     grounded = state.stance != AIR
     air = ok & ~grounded
     ground = ok & grounded
@@ -298,7 +301,7 @@ def _advance_moves(state: State) -> None:
     if fires.any():
         state.proj |= fires
         state.proj_x[:] = np.where(fires, state.x + state.facing * ch.REACH[state.char, slot], state.proj_x)
-        state.proj_y[:] = np.where(fires, state.y + 1000, state.proj_y)
+        state.proj_y[:] = np.where(fires, state.y + 600, state.proj_y)  # chest high: crouching does not duck it
         state.proj_vx[:] = np.where(fires, ch.PROJECTILE[state.char, slot] * state.facing, state.proj_vx)
         state.proj_slot[:] = np.where(fires, slot, state.proj_slot)
         state.landed |= fires  # the move's own hit box is the projectile
@@ -531,49 +534,48 @@ def observe(state: State, params: Params) -> np.ndarray:
     width, vx / 120). Then the round timer as a fraction and the rounds played / max rounds.
     Velocities are clipped to [-1, 1].
     """
-    out = np.zeros((state.num_worlds, 2, OBS_SIZE), dtype=np.float32)
     n = FIGHTER_FEATURES
-    for viewer in (0, 1):
-        for k, seat in enumerate((viewer, 1 - viewer)):
-            out[:, viewer, n * k : n * (k + 1)] = _fighter_features(state, seat, viewer, params)
-        out[:, viewer, 2 * n] = state.timer / params.round_frames
-        out[:, viewer, 2 * n + 1] = state.round / params.max_rounds
+    f = _fighter_features(state, params)  # (B, 2, n), seat 0's side of the mirror
+    mirrored = f.copy()
+    width = state.width[:, None]
+    mirrored[:, :, 0] = (width - state.x) / MAX_WIDTH
+    mirrored[:, :, [2, 4, 31]] = -f[:, :, [2, 4, 31]]
+    mirrored[:, :, 30] = np.where(state.proj, np.clip((width - state.proj_x) / MAX_WIDTH, 0, 1), 0)
+    out = np.empty((state.num_worlds, 2, OBS_SIZE), dtype=np.float32)
+    out[:, 0, :n], out[:, 0, n : 2 * n] = f[:, 0], f[:, 1]
+    out[:, 1, :n], out[:, 1, n : 2 * n] = mirrored[:, 1], mirrored[:, 0]
+    out[:, :, 2 * n] = (state.timer / params.round_frames)[:, None]
+    out[:, :, 2 * n + 1] = (state.round / params.max_rounds)[:, None]
     return out
 
 
-def _fighter_features(state: State, s: int, viewer: int, params: Params) -> np.ndarray:
-    """``(B, FIGHTER_FEATURES)`` float64 features of seat ``s`` as ``viewer`` sees them (see :func:`observe`)."""
+def _fighter_features(state: State, params: Params) -> np.ndarray:
+    """``(B, 2, FIGHTER_FEATURES)`` float64 features of both seats, unmirrored (see :func:`observe`)."""
     b = state.num_worlds
-    sign = 1 if viewer == 0 else -1
-    x = state.x[:, s] if viewer == 0 else state.width - state.x[:, s]
-    px = state.proj_x[:, s] if viewer == 0 else state.width - state.proj_x[:, s]
-    f = np.zeros((b, FIGHTER_FEATURES))
-    rows = np.arange(b)
-    f[:, 0] = x / MAX_WIDTH
-    f[:, 1] = state.y[:, s] / 2000
-    f[:, 2] = np.clip(sign * state.vx[:, s] / 100, -1, 1)
-    f[:, 3] = np.clip(state.vy[:, s] / 120, -1, 1)
-    f[:, 4] = sign * state.facing[:, s]
-    f[rows, 5 + state.stance[:, s]] = 1.0
-    f[:, 8] = state.health[:, s] / state.max_health[:, s]
-    f[:, 9] = state.meter[:, s] / ch.METER_MAX
-    f[:, 10] = np.minimum(state.stun[:, s] / 30, 1)
-    f[:, 11] = state.stun_kind[:, s] == BLOCK_STUN
-    move = state.move[:, s]
-    running = move >= 0
-    f[rows[running], 12 + move[running]] = 1.0
-    slot = np.maximum(move, 0)
-    startup, active = ch.STARTUP[state.char[:, s], slot], ch.ACTIVE[state.char[:, s], slot]
-    frame_in = state.move_frame[:, s]
-    phase = np.where(frame_in <= startup, 0, np.where(frame_in <= startup + active, 1, 2))
-    f[rows[running], 21 + phase[running]] = 1.0
-    f[:, 24] = np.where(running, np.minimum(frame_in / 60, 1), 0)
-    f[rows, 25 + state.char[:, s]] = 1.0
-    f[:, 28] = state.wins[:, s] / params.rounds_to_win
-    on = state.proj[:, s]
-    f[:, 29] = on
-    f[:, 30] = np.where(on, np.clip(px / MAX_WIDTH, 0, 1), 0)
-    f[:, 31] = np.where(on, np.clip(sign * state.proj_vx[:, s] / 120, -1, 1), 0)
+    f = np.zeros((b, 2, FIGHTER_FEATURES))
+    rows, seats = np.arange(b)[:, None], np.arange(2)[None, :]
+    f[:, :, 0] = state.x / MAX_WIDTH
+    f[:, :, 1] = state.y / 2000
+    f[:, :, 2] = np.clip(state.vx / 100, -1, 1)
+    f[:, :, 3] = np.clip(state.vy / 120, -1, 1)
+    f[:, :, 4] = state.facing
+    f[rows, seats, 5 + state.stance] = 1.0
+    f[:, :, 8] = state.health / state.max_health
+    f[:, :, 9] = state.meter / ch.METER_MAX
+    f[:, :, 10] = np.minimum(state.stun / 30, 1)
+    f[:, :, 11] = state.stun_kind == BLOCK_STUN
+    running = state.move >= 0
+    slot = np.maximum(state.move, 0)
+    startup, active = ch.STARTUP[state.char, slot], ch.ACTIVE[state.char, slot]
+    phase = np.where(state.move_frame <= startup, 0, np.where(state.move_frame <= startup + active, 1, 2))
+    f[rows, seats, 12 + slot] = running
+    f[rows, seats, 21 + phase] = running
+    f[:, :, 24] = np.where(running, np.minimum(state.move_frame / 60, 1), 0)
+    f[rows, seats, 25 + state.char] = 1.0
+    f[:, :, 28] = state.wins / params.rounds_to_win
+    f[:, :, 29] = state.proj
+    f[:, :, 30] = np.where(state.proj, np.clip(state.proj_x / MAX_WIDTH, 0, 1), 0)
+    f[:, :, 31] = np.where(state.proj, np.clip(state.proj_vx / 120, -1, 1), 0)
     return f
 
 
