@@ -492,6 +492,7 @@ register(
     max_episode_steps=400,
     kwargs={"generator": "fighting/duel"},
     description="A side-view two-player fighting game: three characters, frame data, high/low blocks, throws.",
-    scenario_sets=("multiagent/fighting-duel",),
+    baseline=f"{_FIGHTING}.bots:BotPolicy",
+    scenario_sets=("multiagent/fighting-duel", "multiagent/fighting-duel-bots"),
     outcome_bounds=f"{_FIGHTING}.bounds:bounds",
 )
