@@ -238,3 +238,43 @@ CROUCHING = _table("crouching", bool)
 HEALTH, WALK, BACK_WALK, JUMP_SPEED, JUMP_DRIFT = (
     _stats(f) for f in ("health", "walk", "back_walk", "jump_speed", "jump_drift")
 )
+
+#: Every integer move field in one ``(C, NUM_SLOTS, K)`` table: the simulator reads a move's whole row in one gather.
+MOVE_FIELDS = (
+    "startup",
+    "active",
+    "total",
+    "damage",
+    "chip",
+    "hitstun",
+    "blockstun",
+    "knockback",
+    "near",
+    "reach",
+    "low",
+    "high",
+    "level",
+    "advance",
+    "projectile",
+    "invulnerable",
+)
+(
+    F_STARTUP,
+    F_ACTIVE,
+    F_TOTAL,
+    F_DAMAGE,
+    F_CHIP,
+    F_HITSTUN,
+    F_BLOCKSTUN,
+    F_KNOCKBACK,
+    F_NEAR,
+    F_REACH,
+    F_LOW,
+    F_HIGH,
+    F_LEVEL,
+    F_ADVANCE,
+    F_PROJECTILE,
+    F_INVULNERABLE,
+) = range(len(MOVE_FIELDS))
+MOVE_TABLE = np.stack([_table(f) for f in MOVE_FIELDS], axis=-1)
+MOVE_TABLE.setflags(write=False)

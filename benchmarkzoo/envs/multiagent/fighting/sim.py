@@ -286,24 +286,26 @@ def _advance_moves(state: State) -> None:
     if not running.any():
         return
     state.move_frame += running
-    slot = np.maximum(state.move, 0)
-    startup, active = ch.STARTUP[state.char, slot], ch.ACTIVE[state.char, slot]
-    ended = running & (state.move_frame > ch.TOTAL[state.char, slot])
+    row = ch.MOVE_TABLE[state.char, np.maximum(state.move, 0)]  # (B, 2, K): the running moves' frame data
+    startup, active = row[..., ch.F_STARTUP], row[..., ch.F_ACTIVE]
+    ended = running & (state.move_frame > row[..., ch.F_TOTAL])
     state.move[:] = np.where(ended, -1, state.move)
     running &= ~ended
     grounded = state.stance != AIR
-    pushing = running & grounded & (state.move_frame <= startup + active) & (state.stun == 0)
-    advance = ch.ADVANCE[state.char, slot]
-    state.vx[:] = np.where(pushing & (advance > 0), advance * state.facing, state.vx)
-    stopping = running & grounded & (advance > 0) & (state.move_frame == startup + active + 1)
-    state.vx[:] = np.where(stopping, 0, state.vx)
-    fires = running & (state.move_frame == startup + 1) & (ch.PROJECTILE[state.char, slot] > 0) & ~state.proj
+    advance = row[..., ch.F_ADVANCE]
+    carried = running & grounded & (advance > 0)
+    if carried.any():
+        pushing = carried & (state.move_frame <= startup + active) & (state.stun == 0)
+        state.vx[:] = np.where(pushing, advance * state.facing, state.vx)
+        state.vx[:] = np.where(carried & (state.move_frame == startup + active + 1), 0, state.vx)
+    speed = row[..., ch.F_PROJECTILE]
+    fires = running & (state.move_frame == startup + 1) & (speed > 0) & ~state.proj
     if fires.any():
         state.proj |= fires
-        state.proj_x[:] = np.where(fires, state.x + state.facing * ch.REACH[state.char, slot], state.proj_x)
+        state.proj_x[:] = np.where(fires, state.x + state.facing * row[..., ch.F_REACH], state.proj_x)
         state.proj_y[:] = np.where(fires, state.y + 600, state.proj_y)  # chest high: crouching does not duck it
-        state.proj_vx[:] = np.where(fires, ch.PROJECTILE[state.char, slot] * state.facing, state.proj_vx)
-        state.proj_slot[:] = np.where(fires, slot, state.proj_slot)
+        state.proj_vx[:] = np.where(fires, speed * state.facing, state.proj_vx)
+        state.proj_slot[:] = np.where(fires, state.move, state.proj_slot)
         state.landed |= fires  # the move's own hit box is the projectile
 
 
@@ -349,12 +351,14 @@ def _separate(state: State) -> None:
     state.x[w, 1] = np.clip(x1 - side * np.abs(want0 - x0), ch.HALF_WIDTH, high)
 
 
-def _hurt_boxes(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(B, 2)`` hurt boxes ``x0, x1, y0, y1`` and whether each fighter can be hit (not invulnerable)."""
+def _hurt_boxes(state: State, row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(B, 2)`` hurt boxes ``x0, x1, y0, y1`` and whether each fighter can be hit (not invulnerable).
+
+    ``row`` is ``(B, 2, K)``, the running moves' rows of :data:`~.characters.MOVE_TABLE`.
+    """
     height = np.where(state.stance == AIR, ch.AIR_HEIGHT, np.where(state.stance == CROUCH, ch.CROUCH_HEIGHT, 0))
     height = np.where(height == 0, ch.STAND_HEIGHT, height)
-    slot = np.maximum(state.move, 0)
-    invulnerable = (state.move >= 0) & (state.move_frame <= ch.INVULNERABLE[state.char, slot])
+    invulnerable = (state.move >= 0) & (state.move_frame <= row[..., ch.F_INVULNERABLE])
     return state.x - ch.HALF_WIDTH, state.x + ch.HALF_WIDTH, state.y, state.y + height, ~invulnerable
 
 
@@ -377,21 +381,22 @@ def _blocks(state: State, level: np.ndarray, d: int) -> np.ndarray:
 
 def _hits(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 4's detection: ``(B, 2)`` bool melee hits and projectile hits by each seat, and the slot hitting."""
-    hx0, hx1, hy0, hy1, hittable = _hurt_boxes(state)
     slot = np.maximum(state.move, 0)
-    startup, active = ch.STARTUP[state.char, slot], ch.ACTIVE[state.char, slot]
+    row = ch.MOVE_TABLE[state.char, slot]  # (B, 2, K)
+    hx0, hx1, hy0, hy1, hittable = _hurt_boxes(state, row)
+    startup, active = row[..., ch.F_STARTUP], row[..., ch.F_ACTIVE]
     live = (state.move >= 0) & ~state.landed & (state.move_frame > startup) & (state.move_frame <= startup + active)
-    near, reach = ch.NEAR[state.char, slot], ch.REACH[state.char, slot]
+    near, reach = row[..., ch.F_NEAR], row[..., ch.F_REACH]
     bx0 = np.where(state.facing > 0, state.x + near, state.x - reach)
     bx1 = np.where(state.facing > 0, state.x + reach, state.x - near)
-    by0, by1 = state.y + ch.BOX_LOW[state.char, slot], state.y + ch.BOX_HIGH[state.char, slot]
+    by0, by1 = state.y + row[..., ch.F_LOW], state.y + row[..., ch.F_HIGH]
     melee = np.zeros_like(live)
     shot = np.zeros_like(live)
     for a in (0, 1):
         d = 1 - a
         melee[:, a] = live[:, a] & hittable[:, d] & _overlap(bx0[:, a], bx1[:, a], hx0[:, d], hx1[:, d])
         melee[:, a] &= _overlap(by0[:, a], by1[:, a], hy0[:, d], hy1[:, d])
-        throw = ch.LEVEL[state.char[:, a], slot[:, a]] == ch.THROW
+        throw = row[:, a, ch.F_LEVEL] == ch.THROW
         catchable = (state.stance[:, d] != AIR) & (state.stun[:, d] == 0)
         melee[:, a] &= ~throw | catchable
         px0, px1 = state.proj_x[:, a] - ch.PROJECTILE_HALF_WIDTH, state.proj_x[:, a] + ch.PROJECTILE_HALF_WIDTH
@@ -412,21 +417,22 @@ def _apply_hits(state: State) -> np.ndarray:
         return taken
     stun, kind, push = np.zeros_like(taken), np.zeros_like(taken), np.zeros_like(taken)
     gain = np.zeros_like(taken)
+    rows = ch.MOVE_TABLE[state.char, hit_slot]  # (B, 2, K): the landing moves' rows
     for a in (0, 1):
         d = 1 - a
-        char, s = state.char[:, a], hit_slot[:, a]
-        level = ch.LEVEL[char, s]
-        blocked = landing[:, a] & _blocks(state, level, d)
+        row = rows[:, a]
+        blocked = landing[:, a] & _blocks(state, row[:, ch.F_LEVEL], d)
         clean = landing[:, a] & ~blocked
-        damage = np.where(clean, ch.DAMAGE[char, s], np.where(blocked, ch.CHIP[char, s], 0))
+        full = row[:, ch.F_DAMAGE]
+        damage = np.where(clean, full, np.where(blocked, row[:, ch.F_CHIP], 0))
         taken[:, d] = np.minimum(damage, state.health[:, d])
-        stun[:, d] = np.where(clean, ch.HITSTUN[char, s], np.where(blocked, ch.BLOCKSTUN[char, s], 0))
+        stun[:, d] = np.where(clean, row[:, ch.F_HITSTUN], np.where(blocked, row[:, ch.F_BLOCKSTUN], 0))
         kind[:, d] = np.where(clean, HIT_STUN, np.where(blocked, BLOCK_STUN, NO_STUN))
         away = np.where(shot[:, a], np.sign(state.proj_vx[:, a]), state.facing[:, a])
-        knockback = ch.KNOCKBACK[char, s]
+        knockback = row[:, ch.F_KNOCKBACK]
         push[:, d] = np.where(clean, knockback, np.where(blocked, knockback // 2, 0)) * away
-        gain[:, a] += np.where(clean, ch.DAMAGE[char, s], np.where(blocked, ch.DAMAGE[char, s] // 2, 0))
-        gain[:, d] += np.where(landing[:, a], ch.DAMAGE[char, s] // 2, 0)
+        gain[:, a] += np.where(clean, full, np.where(blocked, full // 2, 0))
+        gain[:, d] += np.where(landing[:, a], full // 2, 0)
     hurt = kind != NO_STUN
     state.health -= taken
     state.dealt += taken[:, ::-1]
