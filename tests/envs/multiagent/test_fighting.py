@@ -222,7 +222,7 @@ def test_pettingzoo_api_and_seed_tests():
 
 def test_native_vector_equals_the_parallel_env_world_by_world_against_bots():
     summary = check_parallel_vector_matches_single(
-        ENV_ID, num_envs=3, steps=400, seed=5, generator_kwargs={"opponents": list(bots.BOTS)}
+        ENV_ID, num_envs=2, steps=370, seed=5, generator_kwargs={"opponents": list(bots.BOTS)}
     )
     assert summary["episodes_ended"] > 0
 
