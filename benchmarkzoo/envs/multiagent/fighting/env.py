@@ -185,9 +185,12 @@ class FightingDuelEnv(ParallelEnvView):
 
     ## Rendering
 
-    ``render_mode="rgb_array"`` (or ``"human"``; the ``render`` extra): the stage, both fighters
-    (stance visible: standing, crouching, airborne; the active hit box as a fist or a kick),
-    projectiles, hit sparks and block flashes, health and meter bars, round wins and the timer.
+    ``render_mode="rgb_array"`` (or ``"human"``; the ``render`` extra), 800 x 420 pixels: the stage,
+    both fighters (legs straight standing, bent crouching, tucked airborne; the guard raised while
+    blocking; the hitting limb while a move is active), projectiles, hit sparks and block flashes,
+    health and meter bars, round wins, the timer, and "K.O." / "TIME" / the winner at a round's
+    and the match's end (:mod:`~benchmarkzoo.envs.multiagent.fighting.render`). The native vector
+    form renders one frame per world.
 
     ## Arguments
 
