@@ -183,6 +183,17 @@ class FightingDuelEnv(ParallelEnvView):
     :data:`~benchmarkzoo.envs.multiagent.fighting.bots.BOTS`) puts the scenario's bot in seat 1
     and leaves ``player_0`` the only agent, whose return a suite scores.
 
+    ## Baseline and the ladder
+
+    Ten scripted bots of rising strength (:mod:`~benchmarkzoo.envs.multiagent.fighting.bots`:
+    ``passive``, ``masher``, ``jumper``, ``zoner``, ``mixer``, ``rushdown``, ``anti_air``,
+    ``punisher``, ``blocker``, ``champion``), ordered by measurement: each wins at least 60% of 40
+    matches against the one below it (0.625 to 1.0 over three seed sets; bench/RESULTS.md). The
+    registered baseline is ``bots.BotPolicy()``, the ``champion``, in every learner seat. Scored
+    against a ladder bot the scenario draws (``competitive-v2``'s ``fighting-duel-bots-test``,
+    50 episodes at calibration seed 1), player_0's return: random -0.66 [-1.34, 0.03], the
+    baseline 2.19 [1.71, 2.62].
+
     ## Rendering
 
     ``render_mode="rgb_array"`` (or ``"human"``; the ``render`` extra), 800 x 420 pixels: the stage,
