@@ -77,17 +77,17 @@ def make_renderer(params: sim.Params, render_mode: str):
     return FightingRenderer(params, render_mode, RENDER_FPS)
 
 
-def seat_actions(state: sim.State, params: sim.Params, actions: np.ndarray) -> np.ndarray:
+def seat_actions(state: sim.State, params: sim.Params, actions: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """``(B, 2)`` int64 actions as played: masked ones replaced by 0 (and counted), seat 1 the bot if there is one.
 
     Args:
-        state: the worlds (their masks are read, ``masked`` counted).
+        state: the worlds (``masked`` counted).
         params: the env's constants (``learners``).
         actions: ``(B, learners)`` int64, valid members of the action space.
+        masks: ``(B, 2, A)``, :func:`sim.action_masks` of ``state`` as it is (the views keep the last one).
     """
     full = np.zeros((state.num_worlds, 2), dtype=np.int64)
     full[:, : params.learners] = actions
-    masks = sim.action_masks(state)  # (B, 2, A)
     legal = np.take_along_axis(masks, full[..., None], axis=2)[..., 0] == 1
     learner = np.arange(2) < params.learners
     state.masked += ~legal & learner
@@ -271,7 +271,7 @@ class FightingDuelEnv(ParallelEnvView):
             if type(action) is not int or not 0 <= action < sim.NUM_ACTIONS:  # plain ints skip the generic check
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
             self._actions[0, self._index[agent]] = action
-        played = seat_actions(self.sim_state, self.params, self._actions)
+        played = seat_actions(self.sim_state, self.params, self._actions, self._mask[None])
         reward = float(sim.step(self.sim_state, played, self.params)[0])
         self.num_steps += 1
         self._mask = sim.action_masks(self.sim_state)[0]

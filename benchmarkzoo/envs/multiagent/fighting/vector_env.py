@@ -45,12 +45,14 @@ class FightingDuelVectorEnv(NativeMultiAgentVectorEnv):
         return {"action_mask": self._masks_now()}
 
     def _masks_now(self) -> np.ndarray:
-        return sim.action_masks(self.sim_state)[:, : self.num_agents]  # (B, N, A)
+        self._legal = sim.action_masks(self.sim_state)  # (B, 2, A), kept for the next step's actions
+        return self._legal[:, : self.num_agents]  # (B, N, A)
 
     def _step_worlds(self, actions: Any, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_discrete_agents(self.env_id, actions, sim.NUM_ACTIONS, acting, self.possible_agents)
         # worlds that ended on the last step are finished matches, which stand still until reloaded
-        reward = sim.step(self.sim_state, seat_actions(self.sim_state, self.params, actions), self.params)
+        played = seat_actions(self.sim_state, self.params, actions, self._legal)
+        reward = sim.step(self.sim_state, played, self.params)
         rewards = np.stack([reward, 0.0 - reward], axis=1)[:, : self.num_agents]  # (B, N)
         rewards[~acting] = 0.0
         terminated = acting & self.sim_state.done[:, None]
