@@ -478,3 +478,21 @@ register(
     scenario_sets=("multiagent/rps-self-play",),
     outcome_bounds=f"{_RPS}.bounds:self_play_bounds",
 )
+
+_FIGHTING = "benchmarkzoo.envs.multiagent.fighting"
+
+register_generator("fighting/duel", f"{_FIGHTING}.generator:FightingGenerator")
+
+register(
+    "benchmarkzoo/FightingDuel-v0",
+    kind="parallel",
+    family="multiagent",
+    entry_point=f"{_FIGHTING}.env:FightingDuelEnv",
+    vector_entry_point=f"{_FIGHTING}.vector_env:FightingDuelVectorEnv",
+    max_episode_steps=400,
+    kwargs={"generator": "fighting/duel"},
+    description="A side-view two-player fighting game: three characters, frame data, high/low blocks, throws.",
+    baseline=f"{_FIGHTING}.bots:BotPolicy",
+    scenario_sets=("multiagent/fighting-duel", "multiagent/fighting-duel-bots"),
+    outcome_bounds=f"{_FIGHTING}.bounds:bounds",
+)
