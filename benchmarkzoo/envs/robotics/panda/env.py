@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 from typing_extensions import override
 
-from benchmarkzoo.core.config import EnvConfig, arg, one_of
+from benchmarkzoo.core.config import Check, EnvConfig, arg, one_of
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
 from benchmarkzoo.envs.robotics.panda import reward as rewards
@@ -41,6 +41,7 @@ class PandaConfig(EnvConfig):
     generator_kwargs: dict[str, Any] | None = None
     reward_type: str = arg(default="sparse", check=one_of(rewards.REWARD_TYPES))
     control: str = arg(default="ee", check=one_of(CONTROLS))
+    report_progress: bool = arg(default=False, check=Check("True or False", lambda value: isinstance(value, bool)))
 
     generator_type: ClassVar[type] = PandaGenerator
     generator_needs: ClassVar[str] = "a Panda generator"
@@ -121,6 +122,21 @@ def score(obs: dict[str, np.ndarray], reward_type: str, params: Params) -> tuple
         float(rewards.reward_from_distance(distance, reward_type, threshold)),
         bool(rewards.is_success(distance, threshold)),
     )
+
+
+def progress(obs: dict[str, np.ndarray], start: float, params: Params) -> float:
+    """``info["goal_progress"]``: the share of the episode's starting goal distance ``start`` closed so far.
+
+    ``1 - d / start`` (``start`` floored at the success threshold): 0 where the episode began,
+    near 1 at the goal, negative when the cube was sent away from it.
+    """
+    distance = rewards.goal_distance(obs["achieved_goal"].astype(np.float64), obs["desired_goal"].astype(np.float64))
+    return float(1.0 - distance / max(start, params.distance_threshold))
+
+
+def start_distance(obs: dict[str, np.ndarray]) -> float:
+    """m, the goal distance of an episode's first observation (what :func:`progress` is a share of)."""
+    return float(rewards.goal_distance(obs["achieved_goal"].astype(np.float64), obs["desired_goal"].astype(np.float64)))
 
 
 def goal_reward(env_id: str, params: Params, reward_type: str, achieved_goal: Any, desired_goal: Any) -> np.ndarray:
@@ -321,6 +337,7 @@ class PandaEnv(SingleAgentEnvView):
         self._world: PandaWorld | None = PandaWorld(self.params)
         self._actions: list[np.ndarray] = []  # this episode's actions, so a pickled copy can replay it
         self._camera = None
+        self._start = 0.0  # m, the goal distance this episode began at (for info["goal_progress"])
 
     @property
     def world(self) -> PandaWorld:
@@ -329,12 +346,23 @@ class PandaEnv(SingleAgentEnvView):
             self._refuse_closed("world")
         return self._world
 
+    def joint_positions(self) -> np.ndarray:
+        """``(1, 9)`` float64: the arm and finger joint positions, batched like the vector env's (see the sim)."""
+        return self.world.joint_positions()[None]
+
     def _load(self, scenario: ReachScenario | ObjectScenario) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         self.scenario = scenario
         self.world.load(scenario)
         self._actions = []
         obs = observe(self.world)
-        return obs, {"is_success": score(obs, self.reward_type, self.params)[1]}
+        self._start = start_distance(obs)
+        return obs, self._info(obs, score(obs, self.reward_type, self.params)[1])
+
+    def _info(self, obs: dict[str, np.ndarray], success: bool) -> dict[str, Any]:
+        info: dict[str, Any] = {"is_success": success}
+        if self.config.report_progress:
+            info["goal_progress"] = progress(obs, self._start, self.params)
+        return info
 
     def _step(self, action: Any):
         check_action(self.env_id, self.action_space, action)
@@ -343,7 +371,7 @@ class PandaEnv(SingleAgentEnvView):
         self._actions.append(action)
         obs = observe(self.world)
         reward, success = score(obs, self.reward_type, self.params)
-        return obs, reward, success, False, {"is_success": success}
+        return obs, reward, success, False, self._info(obs, success)
 
     def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
         """The reward of goal pairs: ``(3,)`` goals give a 0-d float32 array, ``(n, 3)`` batches ``(n,)``."""
