@@ -99,14 +99,17 @@ def slide_actions(
     A slippery cube struck by the fingertips leaves along the normal of the face they hit (they
     cannot drag it sideways), and in end-effector control the hand cannot turn to square up to
     a goal off the cube's axes; so the expert strikes the face of :func:`face_normal` squarely
-    (a diagonal strike hits off centre and sets the cube spinning) and throws the cube as far
-    as the goal lies along that normal, ``d``. A cube sliding at ``v`` stops after
+    (a diagonal strike hits off centre and sets the cube spinning) and aims to throw the cube
+    as far as the goal lies along that normal, ``d``. A cube sliding at ``v`` stops after
     ``v^2 / (2 mu g)``; in contact with the cube the hand speeds up by ``accel`` m/s a step
     until the cube moves at ``sqrt(2 mu g d)``, then stops and lets it slide. ``mu`` is not
-    observed: the expert assumes ``friction``, the middle of the default range, so a cube more
-    or less slippery stops long or short, and there is no time for a second strike. It lands
-    within 5 cm on 20 / 100 test seeds (the goal's sideways offset is what it cannot reach),
-    and on 98 ends nearer the goal than it began (``goal_progress`` above 0.01; mean 0.69).
+    observed: the expert assumes ``friction``, the middle of the default range. The speed is
+    coarse: the cube, bounced off the accelerating fingertips, gains about 0.3 m/s a step and
+    leaves at 0.6-0.9 m/s whatever ``d`` is: it stops long of near goals and short of the
+    farthest, and a slippery one may leave the table's far end; there is no time for a second
+    strike. Within 5 cm on 20 / 100 test seeds (mostly the goal's sideways offset, which one
+    strike cannot reach); on 98 the cube ends nearer the goal than it began (``goal_progress``
+    above 0.01, mean 0.69).
 
     Args:
         obs: batched observation dict (``observation`` ``(B, 18)``: end effector 0:3, its
