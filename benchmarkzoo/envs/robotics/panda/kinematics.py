@@ -4,8 +4,8 @@ The joint-space experts plan in end-effector space (the same plans as the end-ef
 and need, for each world, the joint positions that put the end effector at the planned point.
 PyBullet's ``calculateInverseKinematics`` answers that from the body's current joint
 positions; asking the sim's own body would add calls to the sim's client that a replay of the
-episode's actions does not make, so this model is a second DIRECT client holding only the same
-URDF at the same base (no table, no cube, never stepped). Set to a world's joint positions it
+episode's actions does not make, so this model is a second world in a DIRECT client of its own
+(the same URDF at the same base, no cube, never stepped). Set to a world's joint positions it
 gives exactly the solution the sim's end-effector control computes for the same target
 (:meth:`PandaWorld.act <benchmarkzoo.envs.robotics.panda.sim.PandaWorld.act>`), and it is
 deterministic: the result depends only on the joint positions and the target.
@@ -13,23 +13,19 @@ deterministic: the result depends only on the joint positions and the target.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
-from benchmarkzoo.envs.robotics.panda.sim import BASE_POSITION, EE_DOWN, EE_LINK, MOTOR_JOINTS, PANDA_URDF, pybullet
+from benchmarkzoo.envs.robotics.panda.sim import EE_DOWN, EE_LINK, MOTOR_JOINTS, PandaWorld, Params, pybullet
 
 
 class ArmModel:
-    """A kinematic copy of the Panda for inverse kinematics, in its own PyBullet DIRECT client."""
+    """A kinematic copy of the Panda for inverse kinematics: a :class:`PandaWorld` of its own, never stepped.
+
+    Its table and floor are there because every world has them; inverse kinematics sees only the arm.
+    """
 
     def __init__(self) -> None:
-        p = pybullet()
-        import pybullet_data
-
-        self.client = p.connect(p.DIRECT)
-        p.setAdditionalSearchPath(pybullet_data.getDataPath(), physicsClientId=self.client)
-        self.robot = p.loadURDF(PANDA_URDF, BASE_POSITION, useFixedBase=True, physicsClientId=self.client)
+        self.world = PandaWorld(Params())
 
     def arm_targets(self, joints: np.ndarray, ee_targets: np.ndarray) -> np.ndarray:
         """``(B, 7)`` arm joint positions putting the end effector at ``ee_targets``, gripper down.
@@ -39,23 +35,17 @@ class ArmModel:
                 solver starts from them, as the sim's end-effector control does).
             ee_targets: ``(B, 3)`` m, the end-effector target of each world.
         """
-        p, c = pybullet(), self.client
+        p, c, robot = pybullet(), self.world.client, self.world.robot
         solutions = np.empty((len(joints), 7))
         for i, (q, target) in enumerate(zip(joints, ee_targets)):
             for joint, angle in zip(MOTOR_JOINTS, q):
-                p.resetJointState(self.robot, joint, float(angle), physicsClientId=c)
+                p.resetJointState(robot, joint, float(angle), physicsClientId=c)
             angles = p.calculateInverseKinematics(
-                self.robot, EE_LINK, [float(v) for v in target], EE_DOWN, physicsClientId=c
+                robot, EE_LINK, [float(v) for v in target], EE_DOWN, physicsClientId=c
             )
             solutions[i] = angles[:7]
         return solutions
 
     def close(self) -> None:
-        """Disconnect the client (idempotent)."""
-        p = pybullet()
-        if p.isConnected(physicsClientId=self.client):
-            p.disconnect(physicsClientId=self.client)
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):  # at interpreter shutdown the module may already be gone
-            self.close()
+        """Disconnect the model's client (idempotent)."""
+        self.world.close()
