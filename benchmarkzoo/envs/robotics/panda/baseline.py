@@ -3,7 +3,9 @@
 They read only the observation (no privileged simulator state) and are stateless: the action
 is a function of the current observation dict, so one expert drives any number of worlds and
 its actions for a world never depend on the batch around it. Each computes a target for the
-end effector and moves towards it with a proportional step clipped to the action bounds.
+end effector and moves towards it with a proportional step clipped to the action bounds. In
+joint control (:func:`joint_actions`) that step becomes joint moves by inverse kinematics from
+the arm's joint positions, the one reading beyond the observation (which has none).
 """
 
 from __future__ import annotations
