@@ -233,8 +233,8 @@ for _task, _generator, _set, _what, _steps in (
             outcome_bounds=f"{_PANDA}.bounds:bounds",
         )
 
-# Joint control (seven joint position changes, and the gripper where it is free); no baseline:
-# the scripted experts command the end effector.
+# Joint control (seven joint position changes, and the gripper where it is free); the baseline turns
+# the scripted experts' end-effector plans into joint moves by inverse kinematics.
 for _task, _generator, _set in (
     ("Reach", "panda/reach", "robotics/panda-reach"),
     ("PickAndPlace", "panda/pick_and_place", "robotics/panda-pick-and-place"),
@@ -251,6 +251,7 @@ for _task, _generator, _set in (
         description=f"Panda{_task}-v0 with joint control: seven joint position changes"
         + (" and the gripper" if _task == "PickAndPlace" else "")
         + " (PyBullet).",
+        baseline=f"{_PANDA}.baseline:PandaExpert",
         scenario_sets=(_set,),
         outcome_bounds=f"{_PANDA}.bounds:bounds",
     )

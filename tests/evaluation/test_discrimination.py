@@ -45,6 +45,13 @@ def test_baseline_beats_random(name, task_id):
     )
 
 
+def test_every_robotics_v1_task_is_checked():
+    """robotics-v1 shipped once every Panda task discriminated, Slide by goal progress (its sparse return cannot)."""
+    suite = load_suite("robotics-v1")
+    assert {("robotics-v1", task.id) for task in suite.tasks} <= set(TASKS) and len(suite.tasks) == 12
+    assert suite.task("slide-test").score.metric == "goal_progress"
+
+
 def _episodes(scores, hashes):
     n = len(scores)
     return PolicyEpisodes(

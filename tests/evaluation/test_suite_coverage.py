@@ -21,11 +21,18 @@ CALIBRATED_TASKS = [(name, task.id) for name in CALIBRATED for task in SUITES[na
 
 
 def test_there_are_v1_suites():
-    # robotics-v1 and traffic-v1 are calibrated but wait in suites/pending/ (suites/pending/README.md says why);
-    # they join this set when they ship.
-    assert {"single-agent-v1", "generalization-v1", "marl-v1", "moma-v1", "mo-v1", "mo-v2", "competitive-v1"} <= set(
-        CALIBRATED
-    )
+    # traffic-v1 is calibrated but waits in suites/pending/ (suites/pending/README.md says why); it joins
+    # this set when it ships.
+    shipped = {"single-agent-v1", "generalization-v1", "marl-v1", "moma-v1", "mo-v1", "mo-v2", "competitive-v1"}
+    assert shipped | {"robotics-v1"} <= set(CALIBRATED)
+
+
+def test_robotics_v1_scores_every_panda_id():
+    """Every registered Panda id, sparse and dense, end-effector and joint control, has a robotics-v1 task."""
+    from benchmarkzoo.registration import list_envs
+
+    panda = {spec.id for spec in list_envs() if spec.id.startswith("benchmarkzoo/Panda")}
+    assert len(panda) == 12 and {task.env for task in SUITES["robotics-v1"].tasks} == panda
 
 
 @pytest.mark.parametrize("name", CALIBRATED)

@@ -414,8 +414,6 @@ def test_joint_control_moves_one_joint():
         assert 0.15 < after[0] - before[0] < 0.26
         np.testing.assert_allclose(after[1:], before[1:], atol=0.02)
         assert obs["observation"][1] > 0.05  # a positive base rotation moves the end effector towards +y
-        with pytest.raises(ValueError, match="control='ee'"):
-            EXPERT(env, obs)
         with pytest.raises(ValueError, match="control must be one of"):
             PandaEnv(ReachGenerator(), control="torque")
     finally:
@@ -430,6 +428,69 @@ def test_joint_control_is_deterministic_and_has_a_free_gripper_for_pick_and_plac
         assert_same_episode(*(rollout(env, 9, actions=actions, steps=40) for env in envs))
     finally:
         for env in envs:
+            env.close()
+
+
+# ---- the joint-space expert ---------------------------------------------------------------------------
+
+
+def test_arm_model_solves_as_the_sims_end_effector_control():
+    """The kinematic copy, set to a world's joints, gives the IK solution the sim's ee control computes."""
+    from benchmarkzoo.envs.robotics.panda.kinematics import ArmModel
+    from benchmarkzoo.envs.robotics.panda.sim import EE_DOWN, EE_LINK
+
+    env, arm = PandaEnv(PickAndPlaceGenerator(), control="joints"), ArmModel()
+    try:
+        env.reset(seed=3)
+        for action in np.random.default_rng(0).uniform(-1, 1, (5, 8)).astype(np.float32):
+            env.step(action)  # somewhere off the neutral pose
+        p, world = pybullet(), env.world
+        joints = env.joint_positions()
+        assert joints.shape == (1, 9)
+        target = np.array([[0.1, -0.05, 0.08]])
+        expected = p.calculateInverseKinematics(
+            world.robot, EE_LINK, target[0].tolist(), EE_DOWN, physicsClientId=world.client
+        )
+        np.testing.assert_allclose(arm.arm_targets(joints, target)[0], expected[:7], atol=1e-9)
+    finally:
+        env.close()
+        arm.close()
+
+
+@pytest.mark.parametrize(
+    ("generator", "least"), [(ReachGenerator(), 10), (PickAndPlaceGenerator(), 9)], ids=["reach", "pick-and-place"]
+)
+def test_joint_expert_solves_the_test_split(generator, least):
+    env = PandaEnv(generator, control="joints")
+    try:
+        episodes = [rollout(env, seed) for seed in TEST_SEEDS[:10]]
+    finally:
+        env.close()
+    assert all(len(e[-1][0]["observation"]) for e in episodes)
+    assert sum(e[-1][-1]["is_success"] for e in episodes) >= least  # measured: 10 / 10 and 10 / 10
+    # joint control moves the arm slower than end-effector control: more steps than the ee expert's ~3 and ~18
+    assert np.mean([len(e) - 1 for e in episodes]) > (5 if isinstance(generator, ReachGenerator) else 20)
+
+
+def test_joint_expert_is_deterministic_batched_and_pickles():
+    expert = PandaExpert()
+    vec = PandaVectorEnv(2, generator=PickAndPlaceGenerator(), max_episode_steps=50, control="joints")
+    singles = [PandaEnv(PickAndPlaceGenerator(), control="joints") for _ in range(2)]
+    try:
+        obs, _ = vec.reset(seed=7)
+        single_obs = [env.reset(seed=7 + i)[0] for i, env in enumerate(singles)]
+        for _ in range(12):
+            actions = expert(vec, obs)
+            assert actions.shape == (2, 8) and actions.dtype == np.float32 and np.abs(actions).max() <= 1.0
+            for i, env in enumerate(singles):  # world by world, the same actions as the batch's
+                np.testing.assert_array_equal(expert(env, single_obs[i]), actions[i])
+                single_obs[i] = env.step(actions[i])[0]
+            obs = vec.step(actions)[0]
+        copy = pickle.loads(pickle.dumps(expert))
+        np.testing.assert_array_equal(copy(vec, obs), expert(vec, obs))
+    finally:
+        vec.close()
+        for env in singles:
             env.close()
 
 
@@ -458,6 +519,20 @@ def test_worker_processes_match_the_in_process_vector_env():
     assert not any(remote.pool.alive)  # close() stopped the workers, which disconnected their clients
 
 
+def test_worker_processes_report_the_joint_positions():
+    local = PandaVectorEnv(3, generator=ReachGenerator(), control="joints")
+    remote = PandaVectorEnv(3, generator=ReachGenerator(), control="joints", num_workers=2)
+    try:
+        for env in (local, remote):
+            env.reset(seed=5)
+            env.step(np.full((3, 7), 0.5, dtype=np.float32))
+        np.testing.assert_array_equal(local.joint_positions(), remote.joint_positions())
+        assert local.joint_positions().shape == (3, 9)
+    finally:
+        local.close()
+        remote.close()
+
+
 def test_bad_worker_counts_are_refused():
     for bad in (0, 3, 1.5):
         with pytest.raises(ValueError, match=r"num_workers must be None \(no worker process\) or an integer from 1"):
@@ -482,6 +557,60 @@ def test_a_struck_cube_slides_on_to_a_far_goal(friction):
         assert obs["achieved_goal"][0] - max(hand) > 0.3  # the cube travelled on, far beyond the hand
     finally:
         env.close()
+
+
+def test_slide_expert_strikes_the_face_nearest_the_goal_squarely():
+    from benchmarkzoo.envs.robotics.panda.baseline import face_normal
+
+    normals = face_normal(np.array([0.0, 0.0, 0.0, 0.3]), np.array([[0.4, 0.2], [0.1, -0.3], [-0.2, 0.05], [0.4, 0.2]]))
+    np.testing.assert_allclose(normals[:3], [[1, 0], [0, -1], [-1, 0]], atol=1e-12)
+    np.testing.assert_allclose(normals[3], [np.cos(0.3), np.sin(0.3)])  # a turned cube's faces turn with it
+    env = PandaEnv(SlideGenerator(), report_progress=True)
+    try:
+        # The goal 0.45 m ahead and 0.08 m aside: struck on its -x face, the cube slides straight along +x.
+        obs, _ = env.reset(options={"scenario": cube(object_friction=0.045, goal=(0.45, 0.08, 0.02))})
+        for _ in range(50):  # the goal is 0.08 m off the cube's line: no success ends the episode early
+            obs, _, terminated, _, info = env.step(EXPERT(env, obs))
+            assert not terminated
+        end = obs["achieved_goal"]
+        assert abs(end[1]) < 0.01 and 0.4 < end[0] < 0.55  # along +x, stopped near the goal's x (measured 0.486)
+        distance = np.linalg.norm(end - obs["desired_goal"])
+        assert info["goal_progress"] == pytest.approx(1.0 - distance / np.hypot(0.45, 0.08), rel=1e-5)
+        assert info["goal_progress"] > 0.7
+    finally:
+        env.close()
+
+
+def test_slide_expert_brings_the_cube_nearer_on_the_test_split():
+    env = PandaEnv(SlideGenerator(), report_progress=True)
+    try:
+        progress = [rollout(env, seed)[-1][-1]["goal_progress"] for seed in TEST_SEEDS[:10]]
+    finally:
+        env.close()
+    # 98 of the 100 test seeds end above 0.01 (mean 0.69), see slide_actions; random's ends near 0.
+    assert sum(p > 0.01 for p in progress) >= 9 and np.mean(progress) > 0.5
+
+
+def test_goal_progress_is_reported_only_when_asked_for():
+    plain, reporting = PandaEnv(PushGenerator()), PandaEnv(PushGenerator(), report_progress=True)
+    vec = PandaVectorEnv(2, generator=PushGenerator(), report_progress=True)
+    try:
+        scenario = cube(goal=(0.2, 0.0, 0.02))
+        assert set(plain.reset(options={"scenario": scenario})[1]) == {"is_success"}
+        obs, info = reporting.reset(options={"scenario": scenario})
+        assert info["goal_progress"] == 0.0
+        for _ in range(10):
+            obs, _, _, _, info = reporting.step(EXPERT(reporting, obs))
+        distance = np.linalg.norm(obs["achieved_goal"] - obs["desired_goal"])
+        assert info["goal_progress"] == pytest.approx(1.0 - distance / 0.2, rel=1e-5) and info["goal_progress"] > 0.1
+        assert set(plain.step(np.zeros(3, dtype=np.float32))[-1]) == {"is_success"}
+        _, vec_info = vec.reset(seed=0)
+        assert vec_info["goal_progress"].tolist() == [0.0, 0.0] and vec_info["_goal_progress"].all()
+        with pytest.raises(ValueError, match="report_progress must be True or False"):
+            PandaEnv(PushGenerator(), report_progress="yes")
+    finally:
+        for env in (plain, reporting, vec):
+            env.close()
 
 
 def test_slide_goals_lie_ahead_on_the_long_table():

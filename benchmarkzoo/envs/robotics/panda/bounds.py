@@ -8,7 +8,9 @@ and a successful one had ``d >= threshold`` on every step but its last: the spar
 ``-(L - 1)`` or ``-L`` exactly, the dense one at most ``-(L - 1) * threshold`` or
 ``-L * threshold``. (A distance of exactly ``threshold`` pays 0 without success; with distances
 computed in float64 from float32 goals that tie is not met in practice, and is not allowed for.)
-Goals are clipped to ``[-OBS_BOUND, OBS_BOUND]`` per entry, which bounds ``d``.
+Goals are clipped to ``[-OBS_BOUND, OBS_BOUND]`` per entry, which bounds ``d``. With
+``report_progress`` the env reports ``goal_progress``, ``1 - d / d0`` with ``d0`` the starting
+distance floored at the threshold: at most 1, at least ``1 - far / threshold``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     reward = "-(d > threshold)" if sparse else "-d"
     return OutcomeBounds(
         max_length=max_steps,
+        metrics={"goal_progress": Range(1.0 - far / threshold, 1.0)} if kw["report_progress"] else {},
         objectives=(Objective("return", step=step),),
         success=True,
         rules=(

@@ -275,6 +275,16 @@ class PandaWorld:
             np.fromiter((v for part in achieved for v in part), dtype=np.float64),
         )
 
+    def joint_positions(self) -> np.ndarray:
+        """``(9,)`` float64 rad / m: the seven arm joints' positions, then the two fingers'.
+
+        Not part of the observation (panda-gym's layout has none); the joint-space expert reads
+        it as a real arm's controller reads its encoders. A read: the episode is unchanged.
+        """
+        self._check_open()
+        states = pybullet().getJointStates(self.robot, MOTOR_JOINTS, physicsClientId=self.client)
+        return np.array([state[0] for state in states], dtype=np.float64)
+
     # ---- resources --------------------------------------------------------------------------------
 
     def _check_open(self) -> None:

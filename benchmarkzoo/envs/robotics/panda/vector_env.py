@@ -11,7 +11,16 @@ from typing_extensions import override
 
 from benchmarkzoo.core.config import keyword
 from benchmarkzoo.core.spaces import check_box_batch
-from benchmarkzoo.envs.robotics.panda.env import PandaConfig, PandaEnv, build_spaces, goal_reward, observe, score
+from benchmarkzoo.envs.robotics.panda.env import (
+    PandaConfig,
+    PandaEnv,
+    build_spaces,
+    goal_reward,
+    observe,
+    progress,
+    score,
+    start_distance,
+)
 from benchmarkzoo.envs.robotics.panda.sim import PandaWorld, Params
 from benchmarkzoo.envs.robotics.panda.workers import WorkerPool
 from benchmarkzoo.vector.base import NativeVectorEnv
@@ -70,6 +79,7 @@ class PandaVectorEnv(NativeVectorEnv):
             {} for _ in range(self.num_envs)
         ]  # the latest observation dict of each world
         self._success = np.zeros(self.num_envs, dtype=bool)
+        self._start = np.zeros(self.num_envs)  # (num_envs,) m, each world's goal distance at its reset
 
     def _load_worlds(self, worlds: np.ndarray, options: dict[str, Any] | None) -> dict[str, np.ndarray]:
         self._next_scenarios(worlds, options)
@@ -82,7 +92,15 @@ class PandaVectorEnv(NativeVectorEnv):
                 self._obs[i] = obs
         for i in worlds:
             self._success[i] = score(self._obs[i], self.reward_type, self.params)[1]
-        return {"is_success": self._success.copy()}
+            self._start[i] = start_distance(self._obs[i])
+        return self._info()
+
+    def _info(self) -> dict[str, np.ndarray]:
+        """The step or reset info of every world, as the single env's (``goal_progress`` only if asked for)."""
+        info = {"is_success": self._success.copy()}
+        if self.config.report_progress:
+            info["goal_progress"] = np.array([progress(obs, s, self.params) for obs, s in zip(self._obs, self._start)])
+        return info
 
     def _step_worlds(self, actions: Any) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         actions = check_box_batch(self.env_id, actions, -1.0, 1.0, (self.num_envs, self.params.action_size)).astype(
@@ -97,7 +115,7 @@ class PandaVectorEnv(NativeVectorEnv):
                 self._obs[i] = observe(world)
         for i in range(self.num_envs):
             rewards[i], self._success[i] = score(self._obs[i], self.reward_type, self.params)
-        return rewards, self._success.copy(), {"is_success": self._success.copy()}
+        return rewards, self._success.copy(), self._info()
 
     def _observe(self) -> dict[str, np.ndarray]:
         return {key: np.stack([obs[key] for obs in self._obs]) for key in self.single_observation_space}
@@ -105,6 +123,12 @@ class PandaVectorEnv(NativeVectorEnv):
     def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> np.ndarray:
         """As :meth:`PandaEnv.compute_reward`, for goals of any batch shape ``(..., 3)``."""
         return goal_reward(self.env_id, self.params, self.reward_type, achieved_goal, desired_goal)
+
+    def joint_positions(self) -> np.ndarray:
+        """``(num_envs, 9)`` float64: each world's arm and finger joint positions (not observed; see the sim)."""
+        if self.pool is not None:
+            return self.pool.joint_positions()
+        return np.stack([world.joint_positions() for world in self.worlds])
 
     # Gymnasium types the frames as a TypeVar bound to nothing, which no concrete frame type satisfies
     def render(self) -> tuple[np.ndarray, ...] | None:  # type: ignore[override]

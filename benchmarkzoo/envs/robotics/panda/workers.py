@@ -53,6 +53,8 @@ def _serve(conn: Connection, params: Params, num_worlds: int) -> None:
                 for world, action in zip(worlds, payload):
                     world.act(action)
                     result.append(observe(world))
+            elif command == "joints":
+                result = [world.joint_positions() for world in worlds]
             elif command == "render":
                 from benchmarkzoo.envs.robotics.panda.render import render_world
 
@@ -185,6 +187,12 @@ class WorkerPool:
         for worker, block in enumerate(self.blocks):
             self._send(worker, "step", actions[block[0] : block[-1] + 1], what)
         return [obs for worker in range(len(self.conns)) for obs in self._receive(worker, what)]
+
+    def joint_positions(self) -> np.ndarray:
+        """``(num_worlds, 9)`` float64: every world's joint positions (:meth:`PandaWorld.joint_positions`)."""
+        for worker in range(len(self.conns)):
+            self._send(worker, "joints", None, "a joint read")
+        return np.stack([q for worker in range(len(self.conns)) for q in self._receive(worker, "a joint read")])
 
     def render(self) -> list[np.ndarray]:
         """One ``rgb_array`` frame per world, in world order."""
