@@ -125,12 +125,12 @@ def test_make_of_a_parallel_id_points_to_make_parallel(toy_parallel):
 def test_gym_make_of_a_parallel_id_names_make_parallel():
     message = (
         "benchmarkzoo/MAPF-v0 is a 'parallel' (multi-agent, PettingZoo) env, which gymnasium.make cannot make. "
-        "Use benchmarkzoo.make_parallel('benchmarkzoo/MAPF-v0', num_agents=3) for a ParallelEnv or "
-        "benchmarkzoo.make_aec('benchmarkzoo/MAPF-v0', num_agents=3) for an AECEnv, or benchmarkzoo.make_vec "
+        "Use benchmarkzoo.make_parallel('benchmarkzoo/MAPF-v0', view_radius=3) for a ParallelEnv or "
+        "benchmarkzoo.make_aec('benchmarkzoo/MAPF-v0', view_radius=3) for an AECEnv, or benchmarkzoo.make_vec "
         "for its native vector form."
     )
     with pytest.raises(WrongKindError) as caught:
-        gym.make("benchmarkzoo/MAPF-v0", num_agents=3)
+        gym.make("benchmarkzoo/MAPF-v0", view_radius=3)
     assert str(caught.value) == message
     assert isinstance(caught.value, gym.error.Error)  # what code catching gym.make's failures catches
     with pytest.raises(WrongKindError, match=r"^benchmarkzoo/MO-MAPF-v0 is a 'moma' .*make_parallel\('benchmarkzoo"):
