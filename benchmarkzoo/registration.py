@@ -212,7 +212,7 @@ def register(
         pz.register("aec", id, entry_point=f"{__name__}:_make_aec_from_kwargs", kwargs={"__id__": id})
         # Gymnasium has no hook for an unknown id's message, so the id is listed there too, with a
         # creator that only refuses; its kwargs carry nothing but the id (gym.spec shows no defaults).
-        gym.register(id=id, entry_point=_refuse_gym_make, kwargs={"__id__": id})
+        gym.register(id=id, entry_point=f"{__name__}:_refuse_gym_make", kwargs={"__id__": id})
     return spec
 
 

@@ -144,6 +144,7 @@ def test_gymnasium_lists_every_id_and_still_makes_the_single_agent_ones():
     assert listed == {s.id for s in SPECS if s.id.startswith("benchmarkzoo/")}
     multi = [s for s in SPECS if s.kind in ("parallel", "moma")]
     assert multi and all(gym.spec(s.id).kwargs == {"__id__": s.id} for s in multi)  # no defaults to mislead
+    assert json.loads(gym.spec("benchmarkzoo/MAPF-v0").to_json())["entry_point"].endswith(":_refuse_gym_make")
     env = gym.make("benchmarkzoo/Maze-v0")
     assert env.unwrapped.spec.id == "benchmarkzoo/Maze-v0" and env.reset(seed=0)[0] is not None
     gym.pprint_registry(disable_print=True)  # Gymnasium's own listing still reads every entry
