@@ -178,8 +178,6 @@ register(
 )
 
 _PANDA = "benchmarkzoo.envs.robotics.panda"
-# gym.make puts compute_reward outermost, where SB3's check_env calls it (wrappers/goal.py)
-_GOAL_ENV = ("benchmarkzoo.wrappers.goal:GoalEnvWrapper",)
 
 register_generator("panda/reach", f"{_PANDA}.generator:ReachGenerator")
 register_generator("panda/push", f"{_PANDA}.generator:PushGenerator")
@@ -233,7 +231,6 @@ for _task, _generator, _set, _what, _steps in (
             baseline=f"{_PANDA}.baseline:PandaExpert",
             scenario_sets=(_set,),
             outcome_bounds=f"{_PANDA}.bounds:bounds",
-            gymnasium_wrappers=_GOAL_ENV,
         )
 
 # Joint control (seven joint position changes, and the gripper where it is free); no baseline:
@@ -256,7 +253,6 @@ for _task, _generator, _set in (
         + " (PyBullet).",
         scenario_sets=(_set,),
         outcome_bounds=f"{_PANDA}.bounds:bounds",
-        gymnasium_wrappers=_GOAL_ENV,
     )
 
 _TRAFFIC = "benchmarkzoo.envs.traffic"

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import gymnasium as gym
-from gymnasium.envs.registration import WrapperSpec, parse_env_id
+from gymnasium.envs.registration import parse_env_id
 
 from benchmarkzoo.core.bounds import OutcomeBounds
 from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError, WrongKindError
@@ -157,17 +157,11 @@ def register(
     baseline: str | None = None,
     scenario_sets: tuple[str, ...] = (),
     outcome_bounds: str | None = None,
-    gymnasium_wrappers: tuple[str, ...] = (),
 ) -> EnvSpec:
     """Add an env to the registry (and to Gymnasium's or PettingZoo's, by kind).
 
     Any distribution may call it, in its own namespace (``mylab/Thing-v2``), usually from a
     ``benchmarkzoo.envs`` entry point (see :mod:`benchmarkzoo.plugins`).
-
-    ``gymnasium_wrappers`` (single and mo kinds) are ``"module:Class"`` wrappers, taking only the
-    env, that ``gym.make`` applies outermost (Gymnasium's ``additional_wrappers``), e.g. the
-    :class:`~benchmarkzoo.wrappers.goal.GoalEnvWrapper` of goal envs. They are Gymnasium's concern,
-    not part of the env's identity, so the returned spec does not record them.
     """
     check_id(id)
     if kind not in KINDS:
@@ -201,11 +195,8 @@ def register(
             vector_entry_point=vector_entry_point,
             max_episode_steps=max_episode_steps,
             kwargs=spec.kwargs,
-            additional_wrappers=tuple(_wrapper_spec(wrapper) for wrapper in gymnasium_wrappers),
         )
     else:
-        if gymnasium_wrappers:
-            raise ValueError(f"gymnasium_wrappers apply to single and mo envs; {id} is a {kind!r} env.")
         from pettingzoo.env_registry import registration as pz  # loaded only once a parallel env exists
 
         pz.register("parallel", id, entry_point=entry_point, max_cycles=max_episode_steps, kwargs=spec.kwargs)
@@ -214,11 +205,6 @@ def register(
         # creator that only refuses; its kwargs carry nothing but the id (gym.spec shows no defaults).
         gym.register(id=id, entry_point=f"{__name__}:_refuse_gym_make", kwargs={"__id__": id})
     return spec
-
-
-def _wrapper_spec(entry_point: str) -> WrapperSpec:
-    """Gymnasium's record of a wrapper ``gym.make`` adds (it takes only the env: no kwargs)."""
-    return WrapperSpec(name=entry_point.rpartition(":")[2], entry_point=entry_point, kwargs={})
 
 
 def _lookup(env_id: str) -> EnvSpec | None:
@@ -375,11 +361,21 @@ def _expect_kind(found: EnvSpec, kinds: tuple[str, ...], maker: str) -> None:
 
 
 def make(env_id: str, **kwargs: Any) -> gym.Env:
-    """A single-agent (or multi-objective) env through ``gymnasium.make``, wrappers included."""
+    """A single-agent (or multi-objective) env through ``gymnasium.make``, wrappers included.
+
+    A goal-conditioned env (one whose unwrapped env has ``compute_reward``, the Panda envs) comes
+    wrapped once more in :class:`~benchmarkzoo.wrappers.goal.GoalEnvWrapper`, so
+    ``env.compute_reward`` works on the result as SB3's ``check_env`` calls it.
+    """
     found = spec(env_id)
     _expect_kind(found, ("single", "mo"), "make")
     found.require_extras()
-    return gym.make(found.id, **kwargs)
+    env = gym.make(found.id, **kwargs)
+    if hasattr(env.unwrapped, "compute_reward") and not hasattr(env, "compute_reward"):
+        from benchmarkzoo.wrappers.goal import GoalEnvWrapper
+
+        env = GoalEnvWrapper(env)
+    return env
 
 
 def make_vec(env_id: str, num_envs: int = 1, vectorization_mode: str | None = None, **kwargs: Any) -> Any:

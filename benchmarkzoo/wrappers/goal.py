@@ -4,10 +4,15 @@ Gymnasium 1.x wrappers no longer forward unknown attributes, so on ``gym.make("b
 (``TimeLimit(OrderEnforcing(PassiveEnvChecker(PandaEnv)))``) ``env.compute_reward`` is an
 ``AttributeError``. Stable-Baselines3's ``check_env`` calls exactly that on the env it is given
 (``_check_goal_env_compute_reward``), while its ``HerReplayBuffer`` goes through
-``VecEnv.env_method``, which uses ``get_wrapper_attr``. Goal envs are therefore registered with
-Gymnasium with :class:`GoalEnvWrapper` as an additional wrapper, so ``gym.make`` puts it outermost
-and both paths reach the env's own method. A wrapper a user adds on top hides it again (as any
-Gymnasium wrapper does); ``env.get_wrapper_attr("compute_reward")`` works through any stack.
+``VecEnv.env_method``, which uses ``get_wrapper_attr`` and so already worked.
+
+:func:`benchmarkzoo.make` therefore wraps every goal env (an unwrapped env with
+``compute_reward``) in :class:`GoalEnvWrapper`, outermost. ``gym.make`` itself cannot: Gymnasium
+applies a spec's ``additional_wrappers`` at ``gym.make``, but then refuses
+``gym.make_vec(..., vectorization_mode="vector_entry_point")`` for that spec, the native vector
+env every benchmarkzoo env promises. With ``gym.make``, or any wrapper added on top, call
+``env.get_wrapper_attr("compute_reward")`` (Gymnasium 1.x's way through any stack) or wrap the
+result in :class:`GoalEnvWrapper`.
 """
 
 from __future__ import annotations

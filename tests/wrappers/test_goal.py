@@ -1,4 +1,4 @@
-"""GoalEnvWrapper: SB3's check_env and HER reach a goal env's compute_reward through gym.make's wrappers."""
+"""GoalEnvWrapper: SB3's check_env and HER reach a goal env's compute_reward through make's wrappers."""
 
 from __future__ import annotations
 
@@ -9,27 +9,26 @@ import pytest
 pytest.importorskip("pybullet", reason="needs extra robotics: pip install 'benchmarkzoo[robotics]'")
 pytest.importorskip("stable_baselines3", reason="needs extra sb3: pip install 'benchmarkzoo[sb3]'")
 
-from stable_baselines3.common.env_checker import check_env  # noqa: E402
+from stable_baselines3.common.env_checker import check_env
 
-import benchmarkzoo  # noqa: E402, F401  (registers the ids)
-from benchmarkzoo.envs.robotics.panda.env import PandaEnv  # noqa: E402
-from benchmarkzoo.wrappers.goal import GoalEnvWrapper  # noqa: E402
+import benchmarkzoo
+from benchmarkzoo.envs.robotics.panda.env import PandaEnv
+from benchmarkzoo.wrappers.goal import GoalEnvWrapper
 
-GOAL_IDS = [s.id for s in benchmarkzoo.list_envs(family="robotics")]
+STACK = "<GoalEnvWrapper<TimeLimit<OrderEnforcing<PassiveEnvChecker<PandaEnv<benchmarkzoo/PandaReach-v0>>>>>>"
 
 
-def test_every_panda_id_is_made_with_the_wrapper_outermost_and_once():
-    for env_id in GOAL_IDS:
-        assert [w.entry_point for w in gym.spec(env_id).additional_wrappers] == [
-            "benchmarkzoo.wrappers.goal:GoalEnvWrapper"
-        ]
-    env = gym.make("benchmarkzoo/PandaReach-v0")
-    assert isinstance(env, GoalEnvWrapper) and isinstance(env.env, gym.wrappers.TimeLimit)
+def test_make_puts_the_wrapper_outermost_once_and_only_on_goal_envs():
+    env = benchmarkzoo.make("benchmarkzoo/PandaReach-v0")
     again = gym.make(env.spec)  # the recorded spec re-creates the same stack, not a second wrapper
-    assert str(again) == str(env) == (
-        "<GoalEnvWrapper<TimeLimit<OrderEnforcing<PassiveEnvChecker<PandaEnv<benchmarkzoo/PandaReach-v0>>>>>>"
-    )
-    for made in (env, again):
+    assert str(env) == str(again) == STACK
+    assert not isinstance(benchmarkzoo.make("benchmarkzoo/Maze-v0"), GoalEnvWrapper)
+    # Gymnasium's own registration is untouched: gym.make's stack and the native vector env stay as they were
+    # (Gymnasium refuses vector_entry_point for a spec with additional wrappers, so none is registered)
+    assert gym.spec("benchmarkzoo/PandaReach-v0").additional_wrappers == ()
+    vector = gym.make_vec("benchmarkzoo/PandaReach-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    assert type(vector).__name__ == "PandaVectorEnv"
+    for made in (env, again, vector):
         made.close()
 
 
@@ -42,7 +41,7 @@ def test_sb3_check_env_reaches_compute_reward(monkeypatch):
         return original(self, achieved_goal, desired_goal, info)
 
     monkeypatch.setattr(PandaEnv, "compute_reward", counted)
-    env = gym.make("benchmarkzoo/PandaPush-Dense-v0")
+    env = benchmarkzoo.make("benchmarkzoo/PandaPush-Dense-v0")
     try:
         check_env(env, warn=False)
     finally:
@@ -51,7 +50,7 @@ def test_sb3_check_env_reaches_compute_reward(monkeypatch):
 
 
 def test_compute_reward_through_the_wrapper_equals_the_env_s_own():
-    env = gym.make("benchmarkzoo/PandaReach-Dense-v0")
+    env = benchmarkzoo.make("benchmarkzoo/PandaReach-Dense-v0")
     try:
         obs, _ = env.reset(seed=3)
         obs, reward, *_ = env.step(env.action_space.sample())
@@ -68,11 +67,12 @@ def test_compute_reward_through_the_wrapper_equals_the_env_s_own():
 def test_her_s_path_env_method_still_reaches_it():
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    vec = DummyVecEnv([lambda: gym.make("benchmarkzoo/PandaReach-v0")])
+    vec = DummyVecEnv([lambda: benchmarkzoo.make("benchmarkzoo/PandaReach-v0")])
     try:
         goals = np.zeros((4, 3), dtype=np.float32)
         # HerReplayBuffer._compute_reward's call: batched goals and infos, one list entry per env
-        (rewards,) = vec.env_method("compute_reward", goals, goals + [0.2, 0.0, 0.0], [{}] * 4, indices=[0])
+        missed = goals + np.array([0.2, 0.0, 0.0], dtype=np.float32)
+        (rewards,) = vec.env_method("compute_reward", goals, missed, [{}] * 4, indices=[0])
         np.testing.assert_array_equal(rewards, np.full(4, -1.0, dtype=np.float32))  # sparse: 0.2 m is a miss
     finally:
         vec.close()
