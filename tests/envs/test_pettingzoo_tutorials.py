@@ -9,7 +9,12 @@ from gymnasium import spaces
 import benchmarkzoo
 from benchmarkzoo.envs import pettingzoo_modules
 
-STAY = ["benchmarkzoo/Foraging-v0", "benchmarkzoo/MAPF-Lifelong-v0", "benchmarkzoo/RPSSelfPlay-v0"]
+STAY = [
+    "benchmarkzoo/FightingDuel-v0",
+    "benchmarkzoo/Foraging-v0",
+    "benchmarkzoo/MAPF-Lifelong-v0",
+    "benchmarkzoo/RPSSelfPlay-v0",
+]
 LEAVE = ["benchmarkzoo/MAPF-v0", "benchmarkzoo/MicroCombat-v0", "benchmarkzoo/Navigation-v0"]
 
 
