@@ -42,6 +42,7 @@ def _supersuit_vec_env(env_id: str, black_death: bool = False):
 
 def _random_steps(vec, steps: int) -> int:
     vec.reset()
+    vec.action_space.seed(0)  # seeded actions: whether an agent leaves within the steps is then fixed
     ended = 0
     for _ in range(steps):
         _, _, dones, _ = vec.step(np.array([vec.action_space.sample() for _ in range(vec.num_envs)]))
