@@ -256,15 +256,37 @@ def _scenario_set_summaries(spec: registration.EnvSpec) -> dict[str, Any]:
 @click.argument("env_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def info_command(env_id: str, as_json: bool) -> None:
-    """Show an env: its spec, spaces, reward range, outcome bounds, scenario sets and version history."""
+    """Show an env: its spec, spaces, reward range, outcome bounds, scenario sets and its documentation page."""
     spec = registration.spec(env_id)
     details = _env_details(spec)
     sets = _scenario_set_summaries(spec)
     bounds, bounds_text = _outcome_bounds(spec)
     plugin = registration.provider(spec.id)
     origin = {} if plugin is None else {"plugin": {"distribution": plugin.distribution, "entry_point": plugin.value}}
+    page = None if "unavailable" in details else inspect.getdoc(spec.load_entry_point())
+    # Gymnasium 1.x dropped Env.reward_range; an env that does not declare one gets the per-step
+    # range its declared outcome bounds imply (the same reward code), with infinite ends as unbounded.
+    source = "env" if details.get("reward_range") is not None else None
+    if source is None and "unavailable" not in details and isinstance(bounds, dict) and "error" not in bounds:
+        ranges = spec.bounds().step_rewards()
+        details["reward_range"] = (
+            next(iter(ranges.values())).to_json()
+            if len(ranges) == 1
+            else {name: r.to_json() for name, r in ranges.items()}
+        )
+        source, shown = "outcome_bounds", {name: str(r) for name, r in ranges.items()}
     if as_json:
-        _echo_json({"spec": spec.to_dict(), **origin, **details, "outcome_bounds": bounds, "scenario_sets": sets})
+        _echo_json(
+            {
+                "spec": spec.to_dict(),
+                **origin,
+                **details,
+                "reward_range_source": source,
+                "outcome_bounds": bounds,
+                "scenario_sets": sets,
+                "doc": page,
+            }
+        )
         return
     console = _console()
     table = _table(spec.id, "field", "value", wrap=("value",))
@@ -272,6 +294,13 @@ def info_command(env_id: str, as_json: bool) -> None:
         table.add_row(key, json.dumps(value) if isinstance(value, dict | list) else str(value))
     if plugin is not None:
         table.add_row("plugin", f"{plugin.distribution} ({plugin.value})")
+    if source == "outcome_bounds":
+        per = "per agent, " if spec.kind in ("parallel", "moma") else ""
+        details["reward_range"] = "\n".join(
+            f"{'' if len(shown) == 1 else name + ': '}{text} "
+            f"({'unbounded; ' if 'inf' in text else ''}{per}one step, from the outcome bounds)"
+            for name, text in shown.items()
+        )
     for key in ("observation_space", "action_space", "reward_range", "reward_space", "unavailable"):
         if key in details:
             value = details[key]  # per-agent spaces of parallel kinds come as a dict
@@ -297,9 +326,8 @@ def info_command(env_id: str, as_json: bool) -> None:
                     str(split["size"]),
                 )
         console.print(split_table)
-    history = details.get("version_history")
-    console.print("Version History")
-    console.print(history or ("(extra not installed)" if "unavailable" in details else "(not documented)"))
+    # The env's docstring is its documentation page (Gymnasium's form): print all of it.
+    console.print(page or ("(extra not installed)" if "unavailable" in details else "(not documented)"))
 
 
 # ---- scenarios ----------------------------------------------------------------------------------

@@ -4,7 +4,9 @@
 namespace). Other distributions add envs in their own namespaces through the ``benchmarkzoo.envs``
 entry-point group (:mod:`benchmarkzoo.plugins`), loaded at the registry's first use. Single-agent
 and multi-objective envs are also registered with Gymnasium (``gym.make``, ``gym.make_vec`` and
-``mo_gymnasium.make`` work), and parallel envs with PettingZoo's registry. Everything else in the
+``mo_gymnasium.make`` work), and parallel envs with PettingZoo's registry. Parallel envs also get a
+Gymnasium entry whose entry point refuses (:func:`_refuse_gym_make`): ``gym.make`` on them names
+``benchmarkzoo.make_parallel`` instead of Gymnasium's bare ``NameNotFound``. Everything else in the
 package (CLI, tests, evaluation suites) reads the env list from here and nowhere else.
 """
 
@@ -21,7 +23,7 @@ import gymnasium as gym
 from gymnasium.envs.registration import parse_env_id
 
 from benchmarkzoo.core.bounds import OutcomeBounds
-from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError
+from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError, WrongKindError
 from benchmarkzoo.core.extras import EXTRA_MODULES, missing_modules
 from benchmarkzoo.generators.base import Generator
 
@@ -199,6 +201,9 @@ def register(
 
         pz.register("parallel", id, entry_point=entry_point, max_cycles=max_episode_steps, kwargs=spec.kwargs)
         pz.register("aec", id, entry_point=f"{__name__}:_make_aec_from_kwargs", kwargs={"__id__": id})
+        # Gymnasium has no hook for an unknown id's message, so the id is listed there too, with a
+        # creator that only refuses; its kwargs carry nothing but the id (gym.spec shows no defaults).
+        gym.register(id=id, entry_point=f"{__name__}:_refuse_gym_make", kwargs={"__id__": id})
     return spec
 
 
@@ -356,11 +361,21 @@ def _expect_kind(found: EnvSpec, kinds: tuple[str, ...], maker: str) -> None:
 
 
 def make(env_id: str, **kwargs: Any) -> gym.Env:
-    """A single-agent (or multi-objective) env through ``gymnasium.make``, wrappers included."""
+    """A single-agent (or multi-objective) env through ``gymnasium.make``, wrappers included.
+
+    A goal-conditioned env (one whose unwrapped env has ``compute_reward``, the Panda envs) comes
+    wrapped once more in :class:`~benchmarkzoo.wrappers.goal.GoalEnvWrapper`, so
+    ``env.compute_reward`` works on the result as SB3's ``check_env`` calls it.
+    """
     found = spec(env_id)
     _expect_kind(found, ("single", "mo"), "make")
     found.require_extras()
-    return gym.make(found.id, **kwargs)
+    env = gym.make(found.id, **kwargs)
+    if hasattr(env.unwrapped, "compute_reward") and not hasattr(env, "compute_reward"):
+        from benchmarkzoo.wrappers.goal import GoalEnvWrapper
+
+        env = GoalEnvWrapper(env)
+    return env
 
 
 def make_vec(env_id: str, num_envs: int = 1, vectorization_mode: str | None = None, **kwargs: Any) -> Any:
@@ -407,6 +422,18 @@ def make_aec(env_id: str, **kwargs: Any) -> Any:
 
 def _make_aec_from_kwargs(__id__: str, **kwargs: Any) -> Any:
     return make_aec(__id__, **kwargs)
+
+
+def _refuse_gym_make(__id__: str, **kwargs: Any) -> Any:
+    """The Gymnasium entry point of a parallel or moma env: ``gym.make`` is told what to call instead."""
+    found = _ENVS[__id__]
+    keywords = "".join(f", {key}={value!r}" for key, value in kwargs.items())
+    raise WrongKindError(
+        f"{found.id} is a {found.kind!r} (multi-agent, PettingZoo) env, which gymnasium.make cannot make. "
+        f"Use benchmarkzoo.make_parallel({found.id!r}{keywords}) for a ParallelEnv or "
+        f"benchmarkzoo.make_aec({found.id!r}{keywords}) for an AECEnv, or benchmarkzoo.make_vec for its "
+        "native vector form."
+    )
 
 
 # ---- generators ---------------------------------------------------------------------------------

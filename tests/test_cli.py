@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import shutil
 import subprocess
@@ -97,6 +98,51 @@ def test_info_json(run):
     splits = data["scenario_sets"]["gridworld/maze"]["splits"]
     assert {name: s["size"] for name, s in splits.items()} == {"train": 200, "test": 100, "ood": 100}
     assert splits["ood"]["kwargs"]["height"] == 21
+
+
+def test_info_prints_the_whole_documentation_page(run):
+    out = run("info", "benchmarkzoo/MAPF-v0").stdout
+    page = inspect.getdoc(registration.spec("benchmarkzoo/MAPF-v0").load_entry_point())
+    sections = [line for line in page.splitlines() if line.startswith("## ")]
+    assert {"## Description", "## Action Space", "## Version History", "## Example"} <= set(sections)
+    assert [line for line in out.splitlines() if line.startswith("## ")] == sections  # every section, in order
+    assert page.splitlines()[-1] in out  # to the end of the example
+    assert json.loads(run("info", "benchmarkzoo/MAPF-v0", "--json").stdout)["doc"] == page
+
+
+@pytest.mark.parametrize(
+    ("env_id", "as_json", "text", "extra"),
+    [
+        # MAPF: -0.01 a step, plus at most goal_reward + 0.01 once (mapf/bounds.py)
+        ("benchmarkzoo/MAPF-v0", [-0.01, 1.01], "[-0.01, 1.01] (per agent, one step, from the outcome bounds)", None),
+        (
+            "benchmarkzoo/MO-MAPF-v0",
+            {"arrival": [0.0, 1.0], "energy": [-1.0, 0.0], "waiting": [-1.0, 0.0]},
+            "energy: [-1, 0] (per agent",
+            None,
+        ),
+        ("benchmarkzoo/PandaReach-v0", [-1.0, 0.0], "[-1, 0] (one step, from the outcome bounds)", "pybullet"),
+        (
+            "benchmarkzoo/TrafficRESCO-grid4x4-v0",
+            [None, None],
+            "[-inf, inf] (unbounded; per agent, one step, from the outcome bounds)",
+            "libsumo",
+        ),
+    ],
+)
+def test_info_gives_envs_without_a_declared_reward_range_their_bounds_range(run, env_id, as_json, text, extra):
+    if extra is not None:
+        pytest.importorskip(extra, reason="needs the env's extra")
+    data = json.loads(run("info", env_id, "--json").stdout)
+    assert data["reward_range"] == as_json and data["reward_range_source"] == "outcome_bounds"
+    out = run("info", env_id).stdout
+    rows = out[out.index("reward_range") : out.index("outcome_bounds", out.index("reward_range"))]
+    assert text in rows
+
+
+def test_info_keeps_a_reward_range_the_env_declares(run):
+    data = json.loads(run("info", MAZE, "--json").stdout)
+    assert data["reward_range"] == [-0.01, 1.0] and data["reward_range_source"] == "env"
 
 
 def test_info_without_the_extra_says_so(run, monkeypatch):

@@ -14,7 +14,7 @@ import pytest
 import benchmarkzoo
 from benchmarkzoo import registration
 from benchmarkzoo.core import extras
-from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError
+from benchmarkzoo.core.errors import MissingExtraError, UnknownEnvError, UnknownGeneratorError, WrongKindError
 from benchmarkzoo.registration import EnvSpec
 
 SPECS = benchmarkzoo.list_envs()
@@ -120,6 +120,34 @@ def test_make_of_a_parallel_id_points_to_make_parallel(toy_parallel):
         benchmarkzoo.make_parallel("benchmarkzoo/Maze-v0")
     with pytest.raises(ValueError, match="only its native vector form exists"):
         benchmarkzoo.make_vec(TOY, 2)
+
+
+def test_gym_make_of_a_parallel_id_names_make_parallel():
+    message = (
+        "benchmarkzoo/MAPF-v0 is a 'parallel' (multi-agent, PettingZoo) env, which gymnasium.make cannot make. "
+        "Use benchmarkzoo.make_parallel('benchmarkzoo/MAPF-v0', view_radius=3) for a ParallelEnv or "
+        "benchmarkzoo.make_aec('benchmarkzoo/MAPF-v0', view_radius=3) for an AECEnv, or benchmarkzoo.make_vec "
+        "for its native vector form."
+    )
+    with pytest.raises(WrongKindError) as caught:
+        gym.make("benchmarkzoo/MAPF-v0", view_radius=3)
+    assert str(caught.value) == message
+    assert isinstance(caught.value, gym.error.Error)  # what code catching gym.make's failures catches
+    with pytest.raises(WrongKindError, match=r"^benchmarkzoo/MO-MAPF-v0 is a 'moma' .*make_parallel\('benchmarkzoo"):
+        gym.make("benchmarkzoo/MO-MAPF-v0")
+    with pytest.raises(WrongKindError, match="make_parallel"):
+        gym.make_vec("benchmarkzoo/Navigation-v0", num_envs=2)
+
+
+def test_gymnasium_lists_every_id_and_still_makes_the_single_agent_ones():
+    listed = {env_id for env_id in gym.envs.registry if env_id.startswith("benchmarkzoo/")}
+    assert listed == {s.id for s in SPECS if s.id.startswith("benchmarkzoo/")}
+    multi = [s for s in SPECS if s.kind in ("parallel", "moma")]
+    assert multi and all(gym.spec(s.id).kwargs == {"__id__": s.id} for s in multi)  # no defaults to mislead
+    assert json.loads(gym.spec("benchmarkzoo/MAPF-v0").to_json())["entry_point"].endswith(":_refuse_gym_make")
+    env = gym.make("benchmarkzoo/Maze-v0")
+    assert env.unwrapped.spec.id == "benchmarkzoo/Maze-v0" and env.reset(seed=0)[0] is not None
+    gym.pprint_registry(disable_print=True)  # Gymnasium's own listing still reads every entry
 
 
 def test_make_parallel_passes_spec_kwargs_and_max_cycles(toy_parallel):
@@ -272,6 +300,8 @@ def test_a_parallel_env_in_another_namespace_reaches_pettingzoo(scratch_registry
     assert benchmarkzoo.make_parallel("mylab/Line-v0").possible_agents == ["walker_0", "walker_1", "walker_2"]
     assert pz.parallel_registry["mylab/Line-v0"].max_cycles == 9
     assert pz.aec_registry["mylab/Line-v0"].kwargs == {"__id__": "mylab/Line-v0"}
+    with pytest.raises(WrongKindError, match=r"Use benchmarkzoo\.make_parallel\('mylab/Line-v0'\)"):
+        gym.make("mylab/Line-v0")
 
 
 @pytest.mark.parametrize("bad_family", ["", "Gridworld", "grid world", "1grid", "grid-world", None])

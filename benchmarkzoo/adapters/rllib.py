@@ -10,6 +10,13 @@ RLlib's new API stack (EnvRunners, RLModules, ``gymnasium`` 1.x) is the target::
     for _ in range(10):
         print(algo.train()["env_runners"]["episode_return_mean"])
 
+**Tune names.** The adapter's creators are registered with Tune as :func:`tune_name` of each id
+(``"rllib-adapter:benchmarkzoo/Maze-v0"``), never as the id itself: RLlib looks a string env up in
+Tune's registry before it calls ``gym.make``, so a creator registered as the id would silently
+replace ``gym.make`` for every ``config.environment("benchmarkzoo/Maze-v0")`` in the process,
+with the seeding below. A plain id still reaches RLlib's ``gym.make`` path (single-agent envs;
+a multi-agent id fails there naming ``make_parallel``); :func:`ppo_config` uses the Tune name.
+
 How each kind of env reaches RLlib:
 
 * **single**: the registered creator returns the Gymnasium env (``registration.make``, time
@@ -64,6 +71,13 @@ else:
 SCALARIZE = "scalarize"
 #: The one policy every agent of a multi-agent env maps to in :func:`ppo_config`.
 SHARED_POLICY = "shared"
+#: What :func:`tune_name` puts before an id (not an id form, so no ``gym.make`` id is shadowed).
+TUNE_PREFIX = "rllib-adapter:"
+
+
+def tune_name(env_id: str) -> str:
+    """The name the adapter's creator for ``env_id`` has in Tune's registry: ``config.environment(env=...)``."""
+    return f"{TUNE_PREFIX}{registration.spec(env_id).id}"
 
 
 def rllib_seed(seed: int, worker_index: int, vector_index: int) -> int:
@@ -214,14 +228,15 @@ def make_env(env_id: str, config: dict[str, Any] | None = None) -> Any:
 
 
 def register_envs() -> list[str]:
-    """Register every benchmarkzoo id with Ray Tune's env registry (idempotent); returns the ids.
+    """Register every benchmarkzoo id's adapter creator with Ray Tune's env registry (idempotent); returns the ids.
 
-    ``config.environment(env="benchmarkzoo/Maze-v0", env_config={...})`` then works, on the
-    local process and on every EnvRunner.
+    Each is registered as :func:`tune_name` of the id:
+    ``config.environment(env=tune_name("benchmarkzoo/Maze-v0"), env_config={...})`` then works, on
+    the local process and on every EnvRunner. The plain id is left to RLlib's ``gym.make``.
     """
     ids = []
     for spec in registration.list_envs():
-        _ray_tune.register_env(spec.id, functools.partial(make_env, spec.id))
+        _ray_tune.register_env(tune_name(spec.id), functools.partial(make_env, spec.id))
         ids.append(spec.id)
     return ids
 
@@ -283,7 +298,7 @@ def ppo_config(
         runners["env_to_module_connector"] = functools.partial(_flatten_connector, FlattenObservations, multi_agent)
     config = (
         ppo.PPOConfig()
-        .environment(env=spec.id, env_config=env_config)
+        .environment(env=tune_name(spec.id), env_config=env_config)
         .framework("torch")
         .env_runners(**runners)
         .learners(num_learners=0)
@@ -326,6 +341,7 @@ def module_id(spec: registration.EnvSpec) -> str:
 __all__ = [
     "SCALARIZE",
     "SHARED_POLICY",
+    "TUNE_PREFIX",
     "ParallelToMultiAgentEnv",
     "RLlibSeeding",
     "check_weights",
@@ -334,4 +350,5 @@ __all__ = [
     "ppo_config",
     "register_envs",
     "rllib_seed",
+    "tune_name",
 ]

@@ -97,6 +97,14 @@ class Objective:
         """The range of this objective's return over an episode of ``length`` steps."""
         return (self.step.scaled(length) + self.once).intersect(self.total)  # empty: no such episode exists
 
+    @property
+    def step_reward(self) -> Range:
+        """The range of any one step's reward (Gymnasium's old ``reward_range``): ``step``, or ``step + once``.
+
+        ``total`` is not applied: it bounds a sum, and one step of a telescoping reward may exceed it.
+        """
+        return Range(self.step.low + min(0.0, self.once.low), self.step.high + max(0.0, self.once.high))
+
     def to_json(self) -> dict[str, Any]:
         """The objective as JSON: its name and its three ranges as :meth:`Range.to_json` writes them."""
         return {
@@ -187,6 +195,10 @@ class OutcomeBounds:
             "optional_metrics": sorted(self.optional_metrics),
             "rules": [rule.description for rule in self.rules],
         }
+
+    def step_rewards(self) -> dict[str, Range]:
+        """Per objective (per agent for parallel kinds), the range of one step's reward."""
+        return {o.name: o.step_reward for o in self.objectives}
 
     def describe(self) -> list[str]:
         """Human-readable lines, for ``benchmarkzoo info``."""

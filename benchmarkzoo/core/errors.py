@@ -118,3 +118,12 @@ class UnknownOptionError(BenchmarkZooError, KeyError, ValueError):
 
     def __str__(self) -> str:
         return self.args[0]
+
+
+class WrongKindError(BenchmarkZooError, GymnasiumError):
+    """A multi-agent id handed to ``gymnasium.make`` (or ``mo_gymnasium.make``), which makes single-agent envs.
+
+    It is a ``gymnasium.error.Error`` (what ``gymnasium.make`` raises for an id it cannot make)
+    and deliberately not a ``TypeError``: ``gymnasium.make`` re-raises a creator's ``TypeError``
+    with its kwargs appended, which would bury the hint.
+    """

@@ -69,9 +69,10 @@ def print_results(results) -> None:
             f"mean {agg.mean:.3f}  optimality gap {agg.optimality_gap:.3f}  over {agg.tasks} tasks"
         )
     prov = results.provenance
-    console.print(
-        f"{prov.steps} steps in {prov.wall_time_s:.1f} s ({prov.steps_per_s:,.0f} steps/s), backend {prov.backend}"
-    )
+    line = f"{prov.steps} steps in {prov.wall_time_s:.1f} s ({prov.steps_per_s:,.0f} steps/s), backend {prov.backend}"
+    if prov.resumed_episodes:
+        line += f"; {prov.resumed_episodes} episodes kept from the resumed file (timed by the run that played them)"
+    console.print(line)
 
 
 class _Progress:
@@ -105,7 +106,13 @@ class _Progress:
     def __exit__(self, *exc):
         self.progress.__exit__(*exc)
 
+    def start(self, finished: dict[str, int]) -> None:
+        """Start each task's bar at its episodes already finished (kept by ``--resume``), not at 0."""
+        for task_id, count in finished.items():
+            self.progress.update(self.bars[task_id], completed=count)
+
     def episode(self, task_id: str, outcome, steps: int) -> None:
+        """Advance a bar; steps/s counts only the episodes this invocation plays, over its own time."""
         import time
 
         self.steps += steps
@@ -218,6 +225,7 @@ def evaluate_command(
                 episodes=episodes,
                 out=out,
                 on_episode=progress.episode,
+                on_start=progress.start,
                 resume=resume,
                 ray_address=ray_address,
             )

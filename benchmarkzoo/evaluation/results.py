@@ -161,6 +161,23 @@ class PolicyInfo(_Model):
     content_hash: str | None = None
 
 
+class EarlierRun(_Model):
+    """The timing of an earlier invocation of a resumed run, as its own file recorded it.
+
+    Attributes:
+        started_at: when that invocation started (ISO 8601, UTC).
+        wall_time_s, steps, steps_per_s: its own time and the environment steps it played
+            (0 where a file written before these figures were kept did not record them).
+        episodes: the episodes it played.
+    """
+
+    started_at: str
+    wall_time_s: float = Field(default=0.0, ge=0)
+    steps: int = Field(default=0, ge=0)
+    steps_per_s: float = Field(default=0.0, ge=0)
+    episodes: int = Field(default=0, ge=0)
+
+
 class Provenance(_Model):
     """Where and with what a run happened: versions, machine, backend, and how long it took.
 
@@ -168,7 +185,11 @@ class Provenance(_Model):
         dependencies: installed versions of the packages in :data:`DEPENDENCIES`.
         backend, num_envs, workers: where the episodes played (they do not change the results).
         started_at: ISO 8601 time, UTC, to the second.
-        wall_time_s, steps, steps_per_s: the whole run's time and environment steps.
+        wall_time_s, steps, steps_per_s: this invocation's time and the environment steps it
+            played itself. After ``--resume`` the episodes kept from the file are not counted:
+            they are ``resumed_episodes`` / ``resumed_steps``, timed in ``earlier_runs``.
+        resumed_episodes, resumed_steps: episodes (and their steps) kept from the resumed file.
+        earlier_runs: every earlier invocation of a resumed run, oldest first, with its own figures.
     """
 
     benchmarkzoo_version: str
@@ -185,6 +206,9 @@ class Provenance(_Model):
     steps_per_s: float = 0.0
     simulator_restarts: int = Field(default=0, ge=0)
     """Episodes replayed on a fresh simulator after theirs died (SUMO, PyBullet), summed over the run's tasks."""
+    resumed_episodes: int = Field(default=0, ge=0)
+    resumed_steps: int = Field(default=0, ge=0)
+    earlier_runs: list[EarlierRun] = Field(default_factory=list)
 
 
 class Results(_Model):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarkzoo.core.errors import BenchmarkZooError
-from benchmarkzoo.evaluation.results import Episode, Results, TaskResult
+from benchmarkzoo.evaluation.results import EarlierRun, Episode, Results, TaskResult
 from benchmarkzoo.evaluation.runner import plan_episodes
 from benchmarkzoo.evaluation.shares import split_of
 from benchmarkzoo.evaluation.suites import Suite, Task
@@ -22,10 +22,10 @@ class ResumeError(BenchmarkZooError, ValueError):
     """``--resume`` given a file of another run (suite, policy, seed or episodes differ)."""
 
 
-def resumable(path: Path, suite: Suite, policy_spec: str, seed: int) -> dict[str, TaskResult]:
-    """The tasks of a previous run's results file, checked to be of this run."""
+def resumable(path: Path, suite: Suite, policy_spec: str, seed: int) -> Results | None:
+    """A previous run's results file, checked to be of this run (``None``: there is no file yet)."""
     if not path.is_file():
-        return {}
+        return None
     try:
         previous = Results.read(path)
     except Exception as error:  # a corrupt file: the user decides, nothing is overwritten
@@ -43,7 +43,28 @@ def resumable(path: Path, suite: Suite, policy_spec: str, seed: int) -> dict[str
         raise ResumeError(
             f"Cannot resume from {path}: suite {suite.name} has no task {', '.join(unknown)}. {START_OVER}"
         )
-    return {t.id: t for t in previous.tasks}
+    return previous
+
+
+def earlier_runs(previous: Results | None) -> list[EarlierRun]:
+    """The invocations that wrote ``previous``, oldest first, each with the figures it timed itself.
+
+    A file written before it kept its own figures (an interrupted run saved only its wall time)
+    gives that invocation's steps and episodes as those of the file less what it had resumed.
+    """
+    if previous is None:
+        return []
+    prov = previous.provenance
+    episodes = sum(len(t.episodes) for t in previous.tasks) - prov.resumed_episodes
+    steps = prov.steps or max(sum(e.length for t in previous.tasks for e in t.episodes) - prov.resumed_steps, 0)
+    last = EarlierRun(
+        started_at=prov.started_at,
+        wall_time_s=prov.wall_time_s,
+        steps=steps,
+        steps_per_s=steps / prov.wall_time_s if prov.wall_time_s > 0 else 0.0,
+        episodes=max(episodes, 0),
+    )
+    return [*prov.earlier_runs, last]
 
 
 def done_episodes(task: Task, previous: TaskResult | None, seed: int) -> list[Episode]:

@@ -23,10 +23,12 @@ from benchmarkzoo import registration
 from benchmarkzoo.adapters.rllib import (
     SHARED_POLICY,
     ParallelToMultiAgentEnv,
+    RLlibSeeding,
     make_env,
     ppo_config,
     register_envs,
     rllib_seed,
+    tune_name,
 )
 from benchmarkzoo.adapters.rllib_policy import RLlibPolicy, checkpoint_hash, load_rllib_policy
 from benchmarkzoo.core.errors import UnknownEnvError
@@ -67,10 +69,37 @@ def test_register_envs_registers_every_id_with_tune():
     ids = register_envs()
     assert ids == [s.id for s in registration.list_envs()]
     for env_id in ids:
-        assert _global_registry.contains(ENV_CREATOR, env_id)
+        assert _global_registry.contains(ENV_CREATOR, tune_name(env_id))
+        assert not _global_registry.contains(ENV_CREATOR, env_id)  # the plain id stays gym.make's
+    assert tune_name("Maze-v0") == "rllib-adapter:benchmarkzoo/Maze-v0"
     assert register_envs() == ids  # idempotent
     with pytest.raises(UnknownEnvError):
         make_env("benchmarkzoo/Maez-v0", {})
+
+
+def test_a_plain_id_in_the_same_process_runs_gym_make_not_the_adapter():
+    adapter = ppo_config(MAZE, env_config=SMALL_MAZE)  # registers every creator with Tune
+    assert adapter.env == tune_name(MAZE)
+    plain = adapter.copy(copy_frozen=False).environment(MAZE)  # the same config, the plain id
+    made = {}
+    for name, config in (("adapter", adapter), ("plain", plain)):
+        runner = SingleAgentEnvRunner(config=config)
+        try:
+            sub_env = layer = runner.env.unwrapped.envs[0]
+            layers = []
+            while isinstance(layer, gym.Wrapper):  # RLlib's gym.make wraps what the creator returns
+                layers.append(type(layer).__name__)
+                layer = layer.env
+            sub_env.reset(seed=5)
+            made[name] = (layers, sub_env.unwrapped.spec.id, sub_env.unwrapped.scenario.content_hash)
+        finally:
+            runner.stop()
+    assert RLlibSeeding.__name__ in made["adapter"][0]  # the adapter's creator: derived seeds
+    assert RLlibSeeding.__name__ not in made["plain"][0] and made["plain"][1] == MAZE  # RLlib's gym.make
+    plain_maze = registration.make(MAZE, **SMALL_MAZE)
+    plain_maze.reset(seed=5)
+    assert made["plain"][2] == plain_maze.unwrapped.scenario.content_hash  # seed 5 is seed 5
+    assert made["adapter"][2] != made["plain"][2]  # the adapter plays rllib_seed(5, 0, 0) instead
 
 
 def test_creator_seeds_by_worker_and_vector_index_and_reproduces_a_rollout():
@@ -221,7 +250,7 @@ def test_navigation_robots_leave_on_arrival():
 
 def test_ppo_config_shares_one_policy_between_agents():
     single = ppo_config(MAZE, env_config=SMALL_MAZE, lr=5e-4)
-    assert not single.is_multi_agent and single.lr == 5e-4 and single.env == MAZE
+    assert not single.is_multi_agent and single.lr == 5e-4 and single.env == tune_name(MAZE)
     multi = ppo_config(MAPF, env_config=TINY_MAPF)
     assert multi.is_multi_agent and set(multi.policies) == {SHARED_POLICY}
     assert {multi.policy_mapping_fn(agent, None) for agent in ("agent_0", "agent_7")} == {SHARED_POLICY}

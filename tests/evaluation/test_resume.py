@@ -82,12 +82,57 @@ def test_killed_run_resumes_bit_identical(setup, tmp_path, sig):
     assert statuses[-1] == "incomplete" or statuses == ["ok"], statuses
     kept_count = sum(len(t["episodes"]) for t in kept["tasks"])
     assert 3 <= kept_count < 12
-    played = []
-    results = evaluate(suite, spec, num_envs=3, out=out, resume=True, on_episode=lambda t, o, s: played.append(o.index))
+    played, started = [], {}
+    results = evaluate(
+        suite,
+        spec,
+        num_envs=3,
+        out=out,
+        resume=True,
+        on_episode=lambda t, o, s: played.append(o.index),
+        on_start=started.update,
+    )
     assert len(played) == 12 - kept_count  # finished episodes are not played again
     assert raw(results) == raw(reference)
     assert [t["status"] for t in json.loads(out.read_text())["tasks"]] == ["ok", "ok"]
     assert [t.status for t in results.tasks] == ["ok", "ok"]
+    # the progress bars start from what the file kept, task by task
+    kept_by_task = {t["id"]: len(t["episodes"]) for t in kept["tasks"]}
+    assert started == {t.id: kept_by_task.get(t.id, 0) for t in results.tasks}
+    _check_resumed_throughput(json.loads(out.read_text())["provenance"], kept, results)
+
+
+def _check_resumed_throughput(written, kept, results):
+    """steps/s counts only this invocation's episodes over its own time; the kept ones keep their run's figures."""
+    kept_steps = sum(e["length"] for t in kept["tasks"] for e in t["episodes"])
+    kept_count = sum(len(t["episodes"]) for t in kept["tasks"])
+    all_steps = sum(e.length for t in results.tasks for e in t.episodes)
+    assert written["resumed_episodes"] == kept_count and written["resumed_steps"] == kept_steps
+    assert written["steps"] == all_steps - kept_steps > 0
+    assert written["steps_per_s"] == pytest.approx(written["steps"] / written["wall_time_s"])
+    (earlier,) = written["earlier_runs"]  # the interrupted invocation, with the figures its own file had
+    assert earlier["started_at"] == kept["provenance"]["started_at"]
+    assert earlier["episodes"] == kept_count and earlier["steps"] == kept_steps
+    assert earlier["wall_time_s"] == kept["provenance"]["wall_time_s"] > 0
+    assert earlier["steps_per_s"] == pytest.approx(kept_steps / kept["provenance"]["wall_time_s"])
+    # the old figure: every step over this invocation's time, higher than its own rate
+    assert all_steps / written["wall_time_s"] > written["steps_per_s"]
+    for task in results.tasks:  # a task's wall time covers every episode its steps count
+        assert task.wall_time_s >= next(
+            (t["wall_time_s"] for t in kept["tasks"] if t["id"] == task.id and t["status"] != "ok"), 0.0
+        )
+
+
+def test_progress_bars_start_from_the_finished_count(setup):
+    from benchmarkzoo.evaluation.commands import _Progress
+    from benchmarkzoo.evaluation.suites import load_suite
+
+    suite = load_suite(setup[0])
+    with _Progress(suite, None) as progress:
+        progress.start({suite.tasks[0].id: 4, suite.tasks[1].id: 0})
+        progress.episode(suite.tasks[1].id, None, 10)
+        bars = {task.description: (task.completed, task.total) for task in progress.progress.tasks}
+    assert bars == {suite.tasks[0].id: (4, suite.tasks[0].episodes), suite.tasks[1].id: (1, suite.tasks[1].episodes)}
 
 
 def test_resume_refuses_another_runs_file(setup, tmp_path):

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarkzoo import registration
 from benchmarkzoo.evaluation.results import aggregates_of
 from benchmarkzoo.leaderboard.site import plots, stats
 from benchmarkzoo.leaderboard.site.files import write
@@ -27,8 +28,9 @@ FRONT_SCENARIOS = 6
 class _Task:
     """What every plot of one multi-objective task reads."""
 
-    rows: list[dict[str, Any]]  # the task page's rows, one per entry
+    rows: list[dict[str, Any]]  # the task page's rows, one per entry, in ranking order
     vectors: list[np.ndarray]  # per row: (num_episodes, num_objectives) return vectors
+    names: list[str]  # (num_objectives,) the objectives' names, as the env declares them
     fronts: dict[str, np.ndarray]  # scenario hash -> (num_points, num_objectives) exact front
     scenarios: list[tuple[int, str]]  # (scenario seed, scenario hash) of every scenario played, sorted
     prefix: str  # site path of the task's plots, without the "-<plot>.svg" ending
@@ -45,7 +47,14 @@ class _Task:
     @property
     def more(self) -> str:
         """Which objectives a 2-D plot shows, when there are more than two."""
-        return f" (objectives 1 and 2 of {self.objectives})" if self.objectives > 2 else ""
+        return (
+            f" ({self.names[0]} and {self.names[1]} of the {self.objectives} objectives)" if self.objectives > 2 else ""
+        )
+
+    @property
+    def axes(self) -> tuple[str, str]:
+        """The 2-D plots' axis labels: the first two objectives' names."""
+        return (self.names[0], self.names[1]) if self.objectives >= 2 else (self.names[0], "")
 
     def write(self, plot: str, content: bytes) -> str:
         """Write the plot ``<prefix>-<plot>.svg``; returns its site path."""
@@ -71,6 +80,8 @@ def mo_view(task_slug: str, suite_slug: str, rows: list[dict[str, Any]], out: Pa
             # recomputed, so entries written before the per-scenario aggregates existed show them too
             "mo": (recomputed.multi_objective if (recomputed := aggregates_of(r["result"])) else None),
             "mean_distance": float(d.mean()) if d is not None and d.size else None,
+            "rank": r.get("rank", r["entry"]["rank"]),
+            "score": r["board"].get("mean"),  # the ranking score, as the results table shows it
         }
         for r, d in zip(rows, distances)
     ]
@@ -80,7 +91,22 @@ def mo_view(task_slug: str, suite_slug: str, rows: list[dict[str, Any]], out: Pa
         "fronts": bool(task.fronts),
         "scenarios": len(task.scenarios),
         "objectives": task.objectives,
+        "names": task.names,
     }
+
+
+def objective_names(env_id: str, count: int) -> list[str]:
+    """The objectives' names the env declares (its spec's outcome bounds), else ``objective 1..count``.
+
+    The bounds are the env's own declaration of its vector reward, one :class:`Objective` per
+    component in the reward's order; nothing is simulated. A plugin env that is not installed, or
+    bounds of another length, fall back to numbers.
+    """
+    try:
+        names = [o.name for o in registration.spec(env_id).bounds().objectives]
+    except (ImportError, KeyError, ValueError, TypeError):  # not installed here, or no bounds declared
+        names = []
+    return names if len(names) == count else [f"objective {k + 1}" for k in range(count)]
 
 
 def _task(rows: list[dict[str, Any]], prefix: str, out: Path) -> _Task | None:
@@ -93,7 +119,8 @@ def _task(rows: list[dict[str, Any]], prefix: str, out: Path) -> _Task | None:
     if len(present) != len(vectors):
         return None
     scenarios = sorted({(e.scenario_seed, e.scenario_hash) for r in rows for e in r["result"].episodes})
-    return _Task(rows, present, _recorded_fronts(rows), scenarios, prefix, out)
+    names = objective_names(info.env_id, present[0].shape[1])
+    return _Task(rows, present, names, _recorded_fronts(rows), scenarios, prefix, out)
 
 
 def _recorded_fronts(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
@@ -111,7 +138,8 @@ def _all_episodes_plot(task: _Task) -> dict[str, str]:
     reference = list(settings.reference_point[:2]) if settings is not None and task.objectives >= 2 else None
     n = len(task.scenarios)
     panel = plots.FrontPanel(f"all {n} scenarios", None, task.vectors)
-    name = task.write("pareto-all", plots.pareto_plot([panel], task.labels, reference_point=reference, own_fronts=True))
+    drawn = plots.pareto_plot([panel], task.labels, reference_point=reference, own_fronts=True, axis_labels=task.axes)
+    name = task.write("pareto-all", drawn)
     return {
         "src": name,
         "caption": (
@@ -134,7 +162,7 @@ def _scenario_fronts_plot(task: _Task) -> dict[str, str]:
         panels.append(
             plots.FrontPanel(f"scenario seed {seed} ({len(task.fronts[key])} front points)", task.fronts[key], points)
         )
-    name = task.write("pareto-scenarios", plots.pareto_plot(panels, task.labels))
+    name = task.write("pareto-scenarios", plots.pareto_plot(panels, task.labels, axis_labels=task.axes))
     return {
         "src": name,
         "caption": (

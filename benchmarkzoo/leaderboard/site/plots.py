@@ -240,8 +240,11 @@ def pareto_plot(
     columns: int = 3,
     reference_point: Sequence[float] | None = None,
     own_fronts: bool = False,
+    axis_labels: tuple[str, str] = ("objective 1", "objective 2"),
 ) -> bytes:
     """Small multiples of objective 1 vs objective 2: the exact front (grey staircase) and every entry's points.
+
+    ``axis_labels`` labels the x and y axes (the objectives' names where the env declares them).
 
     Entries get a colour and a hollow marker each, drawn smaller entry after entry, so points that
     coincide (e.g. several entries on the same front point) all stay visible. With ``own_fronts``
@@ -259,9 +262,9 @@ def pareto_plot(
                 continue
             _pareto_panel(ax, panels[k], labels, first=k == 0, reference_point=reference_point, own_fronts=own_fronts)
             if k % cols == 0:
-                ax.set_ylabel("objective 2")
+                ax.set_ylabel(axis_labels[1])
             if k // cols == rows - 1 or k + cols >= len(panels):
-                ax.set_xlabel("objective 1")
+                ax.set_xlabel(axis_labels[0])
         handles, names = axes.flat[0].get_legend_handles_labels()
         if handles:
             fig.legend(handles, names, loc="outside lower center", ncols=min(len(names), 4), frameon=False)

@@ -28,9 +28,18 @@ def score_words(score: Any) -> str:
 
 
 def task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out: Path) -> dict[str, Any]:
-    """One task's page data, with its distribution plots written."""
+    """One task's page data, with its distribution plots written.
+
+    The rows are ranked by the task's own score (the mean episode score, the "Mean score" column),
+    not by the suite rank, which also weighs the suite's other tasks (and verification): a task page
+    whose order disagreed with the scores it shows was the bug this ordering fixes. The suite rank
+    is shown beside it.
+    """
     task_slug = slug(task_id)
     rows = [_row(e, result) for e in entries if (result := _result(e, task_id)) is not None]
+    rows.sort(key=lambda r: (r["board"].get("mean") is None, -(r["board"].get("mean") or 0.0), r["entry"]["rank"]))
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
     info = rows[0]["result"] if rows else None
     metric_names = sorted({name for row in rows for name in row["metrics"]})
     plot_paths = _distribution_plots(f"{suite_slug}/plots/task-{task_slug}", rows, metric_names, out) if rows else []
@@ -41,6 +50,7 @@ def task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out:
         "rows": rows,
         "metric_names": metric_names,
         "plots": plot_paths,
+        "ranking": score_words(info.score) if info is not None else None,
         "mo": mo_view(task_slug, suite_slug, rows, out),
     }
 

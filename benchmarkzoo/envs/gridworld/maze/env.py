@@ -11,6 +11,7 @@ from typing_extensions import override
 from benchmarkzoo.core.config import EnvConfig, arg, integer, number
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.gridworld.keyboard import KeyboardPlay
 from benchmarkzoo.envs.gridworld.maze import sim
 from benchmarkzoo.envs.gridworld.maze.generator import MazeGenerator, MazeScenario
 from benchmarkzoo.envs.view import SingleAgentEnvView
@@ -60,7 +61,7 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
 
 
-class MazeEnv(SingleAgentEnvView):
+class MazeEnv(KeyboardPlay, SingleAgentEnvView):
     """Find the goal in a procedurally generated maze, seeing only the cells around you.
 
     ## Description

@@ -10,6 +10,7 @@ from typing_extensions import override
 
 from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.gridworld.keyboard import KeyboardPlay
 from benchmarkzoo.envs.gridworld.maze.env import ACTION_NAMES, MazeConfig
 from benchmarkzoo.envs.gridworld.maze_keys import sim
 from benchmarkzoo.envs.gridworld.maze_keys.generator import KeyDoorGenerator, MazeKeysScenario
@@ -56,7 +57,7 @@ def build_spaces(params: sim.Params) -> tuple[spaces.Dict, spaces.Discrete]:
     return observation_space, spaces.Discrete(len(ACTION_NAMES))
 
 
-class MazeKeysEnv(SingleAgentEnvView):
+class MazeKeysEnv(KeyboardPlay, SingleAgentEnvView):
     """Fetch the key, open the locked door, reach the goal: a maze that needs memory.
 
     ## Description

@@ -11,6 +11,7 @@ from typing_extensions import override
 from benchmarkzoo.core.config import EnvConfig, arg, integer
 from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.core.spaces import check_action
+from benchmarkzoo.envs.gridworld.keyboard import KeyboardPlay
 from benchmarkzoo.envs.gridworld.treasure import pareto, sim
 from benchmarkzoo.envs.gridworld.treasure.generator import TreasureGenerator, TreasureScenario
 from benchmarkzoo.envs.view import SingleAgentEnvView
@@ -66,7 +67,7 @@ def build_spaces(params: sim.Params, max_value: float) -> tuple[spaces.Box, spac
     return observation_space, spaces.Discrete(NUM_ACTIONS), reward_space
 
 
-class TreasureEnv(SingleAgentEnvView):
+class TreasureEnv(KeyboardPlay, SingleAgentEnvView):
     """Steer a submarine to one of several treasures on a random seabed: more value, or less time?
 
     ## Description
