@@ -426,6 +426,19 @@ register(
     scenario_sets=("multiagent/mo-foraging",),
     outcome_bounds=f"{_FORAGING}.bounds:mo_bounds",
 )
+register(
+    "benchmarkzoo/MO-Foraging-v1",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_FORAGING}.env:MOForagingV1Env",
+    vector_entry_point=f"{_FORAGING}.vector_env:MOForagingV1VectorEnv",
+    max_episode_steps=50,
+    kwargs={"generator": "foraging/random", "generator_kwargs": {**_FORAGING_MAP, "num_food_types": 2}},
+    description="MO-Foraging-v0 with float32 rewards (MOMAland's dtype): one objective per food type.",
+    baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
+    scenario_sets=("multiagent/mo-foraging",),
+    outcome_bounds=f"{_FORAGING}.bounds:mo_bounds",
+)
 
 _COMBAT = "benchmarkzoo.envs.multiagent.combat"
 

@@ -35,7 +35,7 @@ def test_one_weight_vector_for_every_agent_gives_exact_dot_products():
     env = LinearScalarization(mapf_env(), [2.0, 0.5, 0.25])
     _, rewards, _, _, infos = env.step({"agent_0": RIGHT, "agent_1": STAY})
     assert rewards == {"agent_0": -0.5, "agent_1": -0.25}  # a move: energy -1; a wait: waiting -1
-    assert type(rewards["agent_0"]) is float
+    assert type(rewards["agent_0"]) is np.float64  # as MOMAland's LinearizeReward returns
     assert infos["agent_0"]["vector_reward"].tolist() == [0.0, -1.0, 0.0]
     _, rewards, terminations, _, _ = env.step({"agent_0": RIGHT, "agent_1": RIGHT})
     assert rewards == {"agent_0": 1.5, "agent_1": -0.5}  # arrival 2 * 1 + energy 0.5 * -1
