@@ -458,6 +458,19 @@ register(
     scenario_sets=("multiagent/micro-combat",),
     outcome_bounds=f"{_COMBAT}.bounds:bounds",
 )
+register(
+    "benchmarkzoo/MO-MicroCombat-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_COMBAT}.mo:MOMicroCombatEnv",
+    vector_entry_point=f"{_COMBAT}.mo:MOMicroCombatVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "combat/random", "generator_kwargs": {"num_allies": 5, "num_enemies": 5}},
+    description="MicroCombat-v0 with per-agent vector rewards: damage dealt (the team's) vs units kept (its own).",
+    baseline=f"{_COMBAT}.baseline:FocusFirePolicy",
+    scenario_sets=("multiagent/micro-combat",),
+    outcome_bounds=f"{_COMBAT}.bounds:mo_bounds",
+)
 
 _RPS = "benchmarkzoo.envs.multiagent.rps"
 
