@@ -57,7 +57,7 @@ def test_the_vector_form_matches_and_the_team_units_kept_counts_the_units_lost()
     team, lost, ended = np.zeros((3, 2)), np.zeros(3), np.zeros(3, dtype=bool)
     while not ended.all():  # each world's first episode (NEXT_STEP autoreset restarts the others)
         actions = rng.integers(1, 6, size=(3, 5))  # moves and stops only: always legal
-        _, rewards, terminations, truncations, infos = vector.step(actions)
+        _, rewards, _, _, infos = vector.step(actions)
         assert rewards.dtype == np.float32 and rewards.shape == (3, 5, 2)
         team[~ended] += rewards.sum(axis=1)[~ended]
         if "allies_alive" in infos:  # some world's episode ended on this step
