@@ -472,6 +472,24 @@ register(
     outcome_bounds=f"{_COMBAT}.bounds:mo_bounds",
 )
 
+_BEACH = "benchmarkzoo.envs.multiagent.beach"
+
+register_generator("beach/random", f"{_BEACH}.generator:BeachGenerator")
+
+register(
+    "benchmarkzoo/MO-Beach-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_BEACH}.env:MOBeachEnv",
+    vector_entry_point=f"{_BEACH}.vector_env:MOBeachVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "beach/random", "generator_kwargs": {}},
+    description="The beach problem domain (MOMAland's mobeach): 100 agents on 6 sections, capacity vs mixture.",
+    baseline=f"{_BEACH}.baseline:BestResponsePolicy",
+    scenario_sets=("multiagent/mo-beach",),
+    outcome_bounds=f"{_BEACH}.bounds:bounds",
+)
+
 _RPS = "benchmarkzoo.envs.multiagent.rps"
 
 register_generator("rps/population", f"{_RPS}.generator:RPSPopulationGenerator")
