@@ -177,20 +177,20 @@ class MOBeachEnv(MultiObjectiveAgents, ParallelEnvView):
     @override
     def step(self, actions: dict[str, Any]):
         check_action_dict(self.env_id, actions, self.agents, self._index, "send 1 to stay")
-        acting = list(self.agents)
-        for agent in acting:
-            action = actions[agent]
+        acting = list(self.agents)  # every agent: they all finish on the same step
+        chosen = [actions[agent] for agent in acting]
+        for agent, action in zip(acting, chosen, strict=True):
             if type(action) is not int or not 0 <= action < len(sim.MOVES):  # plain ints skip the generic check
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
-            self._actions[0, self._index[agent]] = action
+        self._actions[0] = chosen  # one assignment: 100 agents' scalar writes cost more than the step
         rewards, done = sim.step(self.sim_state, self._actions, self.params)
         self.num_steps += 1
         observations = self._observations(acting)
-        out = {agent: rewards[0, self._index[agent]] for agent in acting}  # rows of a fresh array
+        out = dict(zip(acting, rewards[0], strict=True))  # rows of a fresh array
         terminations = dict.fromkeys(acting, bool(done[0]))
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in acting}
         return self._finish_step(acting, observations, out, terminations, infos, self.num_steps >= self.max_cycles)
 
     def _observations(self, agents: list[str]) -> dict[str, np.ndarray]:
-        batch = sim.observe(self.sim_state, self.params)[0]  # (N, 5), fresh
-        return {agent: batch[self._index[agent]] for agent in agents}
+        batch = sim.observe(self.sim_state, self.params)[0]  # (N, 5), fresh; agents is always every agent
+        return dict(zip(agents, batch, strict=True))

@@ -21,11 +21,7 @@ from benchmarkzoo.envs.multiagent.combat.generator import LineupGenerator, Rando
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     """The bounds of a MicroCombat task made with ``kwargs`` and a limit of ``max_steps``."""
-    from benchmarkzoo.registration import make_generator
-
-    made = make_generator(kwargs["generator"], kwargs.get("generator_kwargs"))
-    generator = cast("LineupGenerator | RandomCombatGenerator", made)  # the kinds the env takes
-    n = int(generator.num_allies)
+    n = _num_allies(kwargs)
     scale = float(sim.Params.reward_scale)  # the field's default (the env never sets it)
 
     def broken(o: Outcome) -> str | None:
@@ -74,7 +70,7 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     ``-N * (1 - allies_alive)``.
     """
     scalar = bounds(kwargs, max_steps)
-    n = int(scalar.agents)
+    n = _num_allies(kwargs)
 
     def broken(o: Outcome) -> str | None:
         lost = round(n * (1.0 - o.metrics["allies_alive"]))
@@ -95,6 +91,15 @@ def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
             Rule("units_kept sums to minus the units lost; a win's survivors dealt the whole enemy health", broken),
         ),
     )
+
+
+def _num_allies(kwargs: dict[str, Any]) -> int:
+    """Our army's size (the agents) of a task made with ``kwargs``."""
+    from benchmarkzoo.registration import make_generator
+
+    made = make_generator(kwargs["generator"], kwargs.get("generator_kwargs"))
+    generator = cast("LineupGenerator | RandomCombatGenerator", made)  # the kinds the env takes
+    return int(generator.num_allies)
 
 
 def close_to_fraction(value: float, n: int) -> bool:

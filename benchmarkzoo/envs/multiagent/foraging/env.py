@@ -244,7 +244,7 @@ class ForagingEnv(ParallelEnvView):
 
 def mo_reward_space(params: sim.Params, dtype: np.dtype) -> spaces.Box:
     """One agent's reward space in ``MO-Foraging``: one objective per food type, each in ``[0, 1]``."""
-    return spaces.Box(0.0, 1.0, shape=(params.num_food_types,), dtype=dtype)
+    return spaces.Box(0.0, 1.0, shape=(params.num_food_types,), dtype=dtype.type)
 
 
 class MOForagingEnv(MultiObjectiveAgents, ForagingEnv):
@@ -295,7 +295,7 @@ class MOForagingEnv(MultiObjectiveAgents, ForagingEnv):
 
     metadata = {**ForagingEnv.metadata, "name": "mo_foraging_v0"}
     config_type = MOForagingConfig
-    reward_dtype = np.dtype(np.float64)  # v0's, frozen: MOForagingV1Env has MOMAland's float32
+    reward_dtype: ClassVar[np.dtype] = np.dtype(np.float64)  # v0's, frozen: MOForagingV1Env has MOMAland's float32
 
     @override
     def _objective_space(self) -> spaces.Box:

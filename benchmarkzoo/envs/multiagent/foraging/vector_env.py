@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -76,7 +76,7 @@ class MOForagingVectorEnv(MultiObjectiveWorlds, ForagingVectorEnv):
     """
 
     config_type = MOForagingConfig
-    reward_dtype = MOForagingEnv.reward_dtype
+    reward_dtype: ClassVar[np.dtype] = MOForagingEnv.reward_dtype
 
     @override
     def _objective_space(self) -> spaces.Box:
