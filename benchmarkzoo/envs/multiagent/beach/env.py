@@ -179,10 +179,19 @@ class MOBeachEnv(MultiObjectiveAgents, ParallelEnvView):
         check_action_dict(self.env_id, actions, self.agents, self._index, "send 1 to stay")
         acting = list(self.agents)  # every agent: they all finish on the same step
         chosen = [actions[agent] for agent in acting]
-        for agent, action in zip(acting, chosen, strict=True):
-            if type(action) is not int or not 0 <= action < len(sim.MOVES):  # plain ints skip the generic check
+        try:  # one array check for 100 agents; the per-agent check (and its message) only when it fails
+            batch = np.asarray(chosen)
+        except ValueError:
+            batch = np.zeros(0)
+        if (
+            batch.shape != (len(acting),)
+            or batch.dtype.kind not in "iu"
+            or batch.min() < 0
+            or batch.max() >= len(sim.MOVES)
+        ):
+            for agent, action in zip(acting, chosen, strict=True):
                 check_action(self.env_id, self._action_space, action, who=f"agent {agent!r}")
-        self._actions[0] = chosen  # one assignment: 100 agents' scalar writes cost more than the step
+        self._actions[0] = chosen
         rewards, done = sim.step(self.sim_state, self._actions, self.params)
         self.num_steps += 1
         observations = self._observations(acting)
