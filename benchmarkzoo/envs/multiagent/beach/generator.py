@@ -114,7 +114,13 @@ class BeachGenerator(Generator):
             starts = rng.integers(0, self.num_sections, size=self.num_agents)
         else:
             starts = _choice(rng, self.position_distribution, self.num_agents)
-        return BeachScenario(self.num_sections, self.capacity, self.num_types, types, starts)
+        types.setflags(write=False)
+        starts.setflags(write=False)
+        # Checked form already (int64 arrays in range, read-only): building it unchecked halves an autoreset's draw
+        # (tests/test_unchecked_scenarios.py holds it to what the checked constructor builds).
+        return BeachScenario.unchecked(
+            num_sections=self.num_sections, capacity=self.capacity, num_types=self.num_types, types=types, starts=starts
+        )
 
 
 def _choice(rng: np.random.Generator, p: tuple[float, ...], size: int) -> np.ndarray:
