@@ -28,6 +28,10 @@ install: $(BIN)/python
 	# pygame-ce requirement: pygame-ce installs under pygame's import name and would overwrite ours.
 	# Its other requirements (pettingzoo, scipy) are already installed above.
 	$(BIN)/python -m pip install --quiet --no-deps mpe2==1.1.1
+	# MOMAland (its api_test and wrapper tests check every moma env: tests/envs/multiagent/test_momaland.py),
+	# also without its requirements: pettingzoo[butterfly,sisl], PyOpenGL and wandb are for its own envs and
+	# learning code; what its checks import (gymnasium, pettingzoo, numpy, networkx, sympy, pillow) is installed.
+	$(BIN)/python -m pip install --quiet --no-deps momaland==0.2.0
 
 # The main job: evaluate the random policy and the baselines on $(SUITE), then build leaderboard JSON
 # from those results under results/ (the committed leaderboard/ is rebuilt by `make leaderboard`).

@@ -426,6 +426,19 @@ register(
     scenario_sets=("multiagent/mo-foraging",),
     outcome_bounds=f"{_FORAGING}.bounds:mo_bounds",
 )
+register(
+    "benchmarkzoo/MO-Foraging-v1",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_FORAGING}.env:MOForagingV1Env",
+    vector_entry_point=f"{_FORAGING}.vector_env:MOForagingV1VectorEnv",
+    max_episode_steps=50,
+    kwargs={"generator": "foraging/random", "generator_kwargs": {**_FORAGING_MAP, "num_food_types": 2}},
+    description="MO-Foraging-v0 with float32 rewards (MOMAland's dtype): one objective per food type.",
+    baseline=f"{_FORAGING}.baseline:GreedyForagingPolicy",
+    scenario_sets=("multiagent/mo-foraging",),
+    outcome_bounds=f"{_FORAGING}.bounds:mo_bounds",
+)
 
 _COMBAT = "benchmarkzoo.envs.multiagent.combat"
 
@@ -444,6 +457,37 @@ register(
     baseline=f"{_COMBAT}.baseline:FocusFirePolicy",
     scenario_sets=("multiagent/micro-combat",),
     outcome_bounds=f"{_COMBAT}.bounds:bounds",
+)
+register(
+    "benchmarkzoo/MO-MicroCombat-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_COMBAT}.mo:MOMicroCombatEnv",
+    vector_entry_point=f"{_COMBAT}.mo:MOMicroCombatVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "combat/random", "generator_kwargs": {"num_allies": 5, "num_enemies": 5}},
+    description="MicroCombat-v0 with per-agent vector rewards: damage dealt (the team's) vs units kept (its own).",
+    baseline=f"{_COMBAT}.baseline:FocusFirePolicy",
+    scenario_sets=("multiagent/micro-combat",),
+    outcome_bounds=f"{_COMBAT}.bounds:mo_bounds",
+)
+
+_BEACH = "benchmarkzoo.envs.multiagent.beach"
+
+register_generator("beach/random", f"{_BEACH}.generator:BeachGenerator")
+
+register(
+    "benchmarkzoo/MO-Beach-v0",
+    kind="moma",
+    family="multiagent",
+    entry_point=f"{_BEACH}.env:MOBeachEnv",
+    vector_entry_point=f"{_BEACH}.vector_env:MOBeachVectorEnv",
+    max_episode_steps=100,
+    kwargs={"generator": "beach/random", "generator_kwargs": {}},
+    description="The beach problem domain (MOMAland's mobeach): 100 agents on 6 sections, capacity vs mixture.",
+    baseline=f"{_BEACH}.baseline:BestResponsePolicy",
+    scenario_sets=("multiagent/mo-beach",),
+    outcome_bounds=f"{_BEACH}.bounds:bounds",
 )
 
 _RPS = "benchmarkzoo.envs.multiagent.rps"

@@ -414,10 +414,19 @@ def _made_under(found: EnvSpec, env: Any) -> Any:
 
 
 def make_aec(env_id: str, **kwargs: Any) -> Any:
-    """A PettingZoo ``AECEnv``: the parallel env through PettingZoo's standard conversion."""
+    """A PettingZoo ``AECEnv``: the parallel env through PettingZoo's standard conversion.
+
+    A ``moma`` env keeps its vector rewards and ``reward_space`` (MOMAland's AEC semantics,
+    :class:`~benchmarkzoo.adapters.aec.MOParallelToAEC`) instead of PettingZoo's scalar conversion.
+    """
     from pettingzoo.utils.conversions import parallel_to_aec
 
-    return parallel_to_aec(make_parallel(env_id, **kwargs))
+    parallel = make_parallel(env_id, **kwargs)
+    if spec(env_id).kind == "moma":
+        from benchmarkzoo.adapters.aec import MOParallelToAEC
+
+        return MOParallelToAEC(parallel)
+    return parallel_to_aec(parallel)
 
 
 def _make_aec_from_kwargs(__id__: str, **kwargs: Any) -> Any:

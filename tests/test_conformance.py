@@ -34,7 +34,10 @@ HEAVY_FAMILIES = tuple(HEAVY_STEPS)
 #: steps crossed one episode end per rollout, and their cases were the suite's slowest (~280 s of test
 #: time on CI). Cut to 40 cycles, 100 steps cross two, through the same truncation and reset code.
 #: The first matching prefix wins: Ingolstadt's 21 signals are the largest network (90-100 s per check).
+#: MO-Beach's episodes are one step of 100 agents: 60 steps end 60 episodes; at 500 the kit's per-agent
+#: action draws (a copy of the space per agent and step) took 80-160 s per check.
 SHORT_EPISODES = {
+    "benchmarkzoo/MO-Beach-v0": (60, 100),
     "benchmarkzoo/TrafficRESCO-ingolstadt21-": (50, 20),
     "benchmarkzoo/TrafficRESCO-": (100, 40),
     "benchmarkzoo/Routing-v0": (60, 20),

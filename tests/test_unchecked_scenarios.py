@@ -9,6 +9,7 @@ import pytest
 
 from benchmarkzoo.envs.control.quadrotor.generator import GoalGenerator, HoverGenerator
 from benchmarkzoo.envs.gridworld.maze.generator import DFSMazeGenerator, ObstacleMapGenerator, RoomsGenerator
+from benchmarkzoo.envs.multiagent.beach.generator import BeachGenerator
 
 GENERATORS = [
     DFSMazeGenerator(11, 11, 4),
@@ -17,6 +18,8 @@ GENERATORS = [
     HoverGenerator(),
     HoverGenerator(hover_height=3, mass=(1, 2)),  # ints in: the scenario must still hold floats
     GoalGenerator(),
+    BeachGenerator(),
+    BeachGenerator(num_agents=7, num_sections=3, type_distribution=(0.5, 0.25, 0.25), position_distribution=(1, 0, 0)),
 ]
 
 

@@ -1,5 +1,6 @@
 """Adapters to training libraries, each behind its extra and imported only when used.
 
+* :mod:`benchmarkzoo.adapters.aec`: the AEC form of ``moma`` envs, with vector rewards (PettingZoo only).
 * :mod:`benchmarkzoo.adapters.sb3`: Stable-Baselines3 ``VecEnv`` s over the native vector envs
   (``pip install "benchmarkzoo[sb3]"``).
 * :mod:`benchmarkzoo.adapters.sb3_policy`: a trained SB3 model as an evaluation policy.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-_SUBMODULES = ("rllib", "rllib_policy", "sb3", "sb3_multiagent", "sb3_policy")
+_SUBMODULES = ("aec", "rllib", "rllib_policy", "sb3", "sb3_multiagent", "sb3_policy")
 
 
 def __getattr__(name: str) -> ModuleType:

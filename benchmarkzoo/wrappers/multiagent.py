@@ -15,7 +15,7 @@ agrees with the wrapped ParallelEnvs bit for bit.
 >>> _ = env.reset(seed=0)
 >>> _, rewards, _, _, infos = env.step({agent: 0 for agent in env.agents})  # everybody waits
 >>> rewards["agent_0"], infos["agent_0"]["vector_reward"].tolist()
-(-0.01, [0.0, 0.0, -1.0])
+(np.float64(-0.01), [0.0, 0.0, -1.0])
 """
 
 from __future__ import annotations
@@ -114,7 +114,8 @@ class LinearScalarization(BaseParallelWrapper):
         weights: one ``(k,)`` array-like used for every agent, or a dict ``{agent: (k,) array-like}``
             with exactly one entry per agent of ``possible_agents``. Finite numbers, any sign.
 
-    Rewards become Python floats, ``float(sum_j r_j * w_j)`` computed in float64; each agent's
+    Rewards become numpy float64 scalars (``np.float64``, as MOMAland's ``LinearizeReward`` returns),
+    ``sum_j r_j * w_j`` computed in float64; each agent's
     info also gets ``"vector_reward"``, the ``(k,)`` reward before scalarization (as
     MO-Gymnasium's ``LinearReward`` keeps it), so per-objective returns can still be logged. The
     wrapped env has no ``reward_space`` (its rewards are scalars); ``env.env.reward_space`` is the
@@ -150,7 +151,7 @@ class LinearScalarization(BaseParallelWrapper):
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
         scalar = {}
         for agent, reward in rewards.items():
-            scalar[agent] = float(scalarize(reward, self.weights[agent]))
+            scalar[agent] = np.float64(scalarize(reward, self.weights[agent]))
             infos.setdefault(agent, {})["vector_reward"] = np.asarray(reward)
         return observations, scalar, terminations, truncations, infos
 

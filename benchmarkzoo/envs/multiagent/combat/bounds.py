@@ -10,6 +10,7 @@ success is ``won``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, cast
 
@@ -20,11 +21,7 @@ from benchmarkzoo.envs.multiagent.combat.generator import LineupGenerator, Rando
 
 def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
     """The bounds of a MicroCombat task made with ``kwargs`` and a limit of ``max_steps``."""
-    from benchmarkzoo.registration import make_generator
-
-    made = make_generator(kwargs["generator"], kwargs.get("generator_kwargs"))
-    generator = cast("LineupGenerator | RandomCombatGenerator", made)  # the kinds the env takes
-    n = int(generator.num_allies)
+    n = _num_allies(kwargs)
     scale = float(sim.Params.reward_scale)  # the field's default (the env never sets it)
 
     def broken(o: Outcome) -> str | None:
@@ -62,6 +59,47 @@ def bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
             ),
         ),
     )
+
+
+def mo_bounds(kwargs: dict[str, Any], max_steps: int | None) -> OutcomeBounds:
+    """MO-MicroCombat-v0 (``sim.objective_rewards``): damage dealt (team share, at most 1 per agent), units kept.
+
+    Every agent's ``damage_dealt`` is the team's capped damage over the enemy army's health, so
+    it sums to at most 1 (exactly 1 for an agent alive at a win, which killed every enemy);
+    ``units_kept`` is ``-1`` once, on the step the agent's unit dies, so the team's sum is
+    ``-N * (1 - allies_alive)``.
+    """
+    scalar = bounds(kwargs, max_steps)
+    n = _num_allies(kwargs)
+
+    def broken(o: Outcome) -> str | None:
+        lost = round(n * (1.0 - o.metrics["allies_alive"]))
+        if not math.isclose(float(o.team[1]), -lost, abs_tol=1e-6):
+            return f"units_kept sums to {float(o.team[1])!r} over the agents; allies_alive says {lost} units were lost"
+        if o.success and not (o.returns[:, 0] >= 1.0 - 1e-5).any():
+            return f"a win destroys the whole enemy army, yet no agent's damage_dealt reaches 1: {o.returns[:, 0]!r}"
+        return None
+
+    return dataclasses.replace(
+        scalar,
+        objectives=(
+            Objective("damage_dealt", step=Range(0.0, 1.0), total=Range(0.0, 1.0 + 1e-5)),  # float32 sums
+            Objective("units_kept", step=Range(0.0, 0.0), once=Range(-1.0, 0.0)),
+        ),
+        rules=(
+            *scalar.rules,
+            Rule("units_kept sums to minus the units lost; a win's survivors dealt the whole enemy health", broken),
+        ),
+    )
+
+
+def _num_allies(kwargs: dict[str, Any]) -> int:
+    """Our army's size (the agents) of a task made with ``kwargs``."""
+    from benchmarkzoo.registration import make_generator
+
+    made = make_generator(kwargs["generator"], kwargs.get("generator_kwargs"))
+    generator = cast("LineupGenerator | RandomCombatGenerator", made)  # the kinds the env takes
+    return int(generator.num_allies)
 
 
 def close_to_fraction(value: float, n: int) -> bool:

@@ -305,20 +305,28 @@ class MicroCombatEnv(ParallelEnvView):
                 self.sim_state.masked[0] += 1
                 action = sim.STOP
             self._actions[0, i] = action
-        reward, died, done, _ = sim.step(self.sim_state, self._actions, self.params)
+        reward, died, done = self._advance()
         self.num_steps += 1
         over = bool(done[0])
         limit = self.num_steps >= self.max_cycles
-        team_reward = float(reward[0])
         self._mask = sim.action_masks(self.sim_state, self.params)[0]
         observations = self._observations(acting)
         rewards, terminations, infos = {}, {}, {}
         for agent in acting:
             i = self._index[agent]
-            rewards[agent] = team_reward
+            rewards[agent] = self._reward_of(reward, i)
             terminations[agent] = over or bool(died[0, i])
             infos[agent] = {"action_mask": self._mask[i]}
         return self._finish_step(acting, observations, rewards, terminations, infos, limit)
+
+    def _advance(self) -> tuple[Any, np.ndarray, np.ndarray]:
+        """Step world 0 with ``self._actions``: the step's rewards (the view's form), ``died`` ``(1, N)``, ``done``."""
+        reward, died, done, _ = sim.step(self.sim_state, self._actions, self.params)
+        return float(reward[0]), died, done
+
+    def _reward_of(self, reward: Any, unit: int) -> Any:
+        """Agent ``unit``'s reward from :meth:`_advance`'s: the team reward, a float."""
+        return reward
 
     def _check_agents(self, actions: Any) -> None:
         if isinstance(actions, dict):

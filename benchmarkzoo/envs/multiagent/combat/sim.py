@@ -289,6 +289,34 @@ def step(state: State, actions: np.ndarray, params: Params) -> tuple[np.ndarray,
     return reward, died[:, :n], done, won
 
 
+#: MO-MicroCombat-v0's objectives, in reward order.
+OBJECTIVES = ("damage_dealt", "units_kept")
+
+
+def objective_rewards(state: State, before: np.ndarray, died: np.ndarray, params: Params) -> np.ndarray:
+    """MO-MicroCombat's ``(B, N, 2)`` float32 rewards of the step that took health from ``before`` to now.
+
+    Objective 0, ``damage_dealt``, is the team's (every agent gets it, as the scalar reward): the
+    enemy health removed on the step (capped at what each unit had, as ``step``'s reward) over
+    the enemy army's total health, so an episode sums to the fraction of it destroyed, 1.0 for a
+    win. Objective 1, ``units_kept``, is the agent's own: ``-1`` on the step its unit dies.
+
+    Args:
+        state: the worlds after :func:`step`.
+        before: ``(B, U)`` float64, every unit's health before the step.
+        died: ``(B, N)`` bool, our units killed on the step (``step``'s ``died``).
+        params: the simulator's parameters.
+    """
+    n = params.num_allies
+    enemy_slots = np.arange(params.num_enemies) < state.enemies[:, None]  # (B, E): the scenario's units
+    army = (units.HEALTH[state.kind[:, n:]] * enemy_slots).sum(axis=1)  # (B,) integer-valued
+    dealt = (before[:, n:] - state.health[:, n:]).sum(axis=1)  # (B,) integer-valued, capped per unit
+    rewards = np.empty((state.health.shape[0], n, len(OBJECTIVES)), dtype=np.float32)
+    rewards[:, :, 0] = (dealt / army)[:, None]
+    rewards[:, :, 1] = np.where(died, -1.0, 0.0)  # not -died: no -0.0
+    return rewards
+
+
 def observe(state: State, params: Params, mask: np.ndarray | None = None) -> np.ndarray:
     """Every ally's observation (fresh arrays), SMAC's layout; zeros for dead units and outside ``mask``.
 

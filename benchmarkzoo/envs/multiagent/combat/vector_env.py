@@ -73,11 +73,15 @@ class MicroCombatVectorEnv(NativeMultiAgentVectorEnv):
             self.sim_state.masked += illegal.sum(axis=1)
             actions = np.where(illegal, sim.STOP, actions)
         # worlds that ended on the last step are stepped with no-op actions until reloaded; outputs discarded
-        reward, died, done, _ = sim.step(self.sim_state, actions, self.params)
+        rewards, died, done = self._advance(actions, acting)
         terminated = acting & (died | done[:, None])
-        rewards = np.where(acting, reward[:, None], 0.0)
         self._legal = sim.action_masks(self.sim_state, self.params)
         return rewards, terminated, {"action_mask": self._legal}
+
+    def _advance(self, actions: np.ndarray, acting: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Step every world: rewards ``(B, N)`` float64 (the team reward where ``acting``), ``died``, ``done``."""
+        reward, died, done, _ = sim.step(self.sim_state, actions, self.params)
+        return np.where(acting, reward[:, None], 0.0), died, done
 
     def _observe(self, present: np.ndarray) -> np.ndarray:
         return sim.observe(self.sim_state, self.params, present)

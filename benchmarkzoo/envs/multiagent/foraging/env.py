@@ -13,6 +13,7 @@ from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.foraging import sim
 from benchmarkzoo.envs.multiagent.foraging.generator import ForagingGenerator, ForagingScenario
+from benchmarkzoo.envs.multiagent.objectives import REWARD_DTYPE, MultiObjectiveAgents
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
@@ -241,12 +242,12 @@ class ForagingEnv(ParallelEnvView):
         return ForagingRenderer(self.params, self.render_mode, self.metadata["render_fps"])
 
 
-def mo_reward_space(params: sim.Params) -> spaces.Box:
-    """One agent's reward space in ``MO-Foraging-v0``: one objective per food type, each in ``[0, 1]``."""
-    return spaces.Box(0.0, 1.0, shape=(params.num_food_types,), dtype=np.float64)
+def mo_reward_space(params: sim.Params, dtype: np.dtype) -> spaces.Box:
+    """One agent's reward space in ``MO-Foraging``: one objective per food type, each in ``[0, 1]``."""
+    return spaces.Box(0.0, 1.0, shape=(params.num_food_types,), dtype=dtype.type)
 
 
-class MOForagingEnv(ForagingEnv):
+class MOForagingEnv(MultiObjectiveAgents, ForagingEnv):
     """Multi-objective level-based foraging: one reward per food type (MOMAland-style ``moma`` kind).
 
     ## Description
@@ -272,7 +273,9 @@ class MOForagingEnv(ForagingEnv):
 
     ## Version History
 
-    * v0: Initial version.
+    * v1: float32 rewards and reward space (:class:`MOForagingV1Env`; MOMAland's dtype), same values
+      rounded to float32. v0's float64 failed MOMAland's ``api_test``, whose AEC sums are float32.
+    * v0: Initial version (float64 rewards; kept for the results that cite it, e.g. suite ``moma-v1``).
 
     ## Example
 
@@ -292,14 +295,27 @@ class MOForagingEnv(ForagingEnv):
 
     metadata = {**ForagingEnv.metadata, "name": "mo_foraging_v0"}
     config_type = MOForagingConfig
+    reward_dtype: ClassVar[np.dtype] = np.dtype(np.float64)  # v0's, frozen: MOForagingV1Env has MOMAland's float32
 
-    def _setup(self) -> None:
-        super()._setup()
-        self._reward_space = mo_reward_space(self.params)
-
-    def reward_space(self, agent: str) -> spaces.Box:
-        """Every agent's reward space (MOMAland's API): one entry per food type."""
-        return self._reward_space
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return mo_reward_space(self.params, self.reward_dtype)
 
     def _rewards(self, acting: list[str], rewards: np.ndarray, typed: np.ndarray) -> dict[str, Any]:
-        return {agent: typed[0, self._index[agent]].copy() for agent in acting}
+        return {agent: typed[0, self._index[agent]].astype(self.reward_dtype) for agent in acting}
+
+
+class MOForagingV1Env(MOForagingEnv):
+    """``benchmarkzoo/MO-Foraging-v1``: :class:`MOForagingEnv` with float32 rewards (MOMAland's dtype).
+
+    World, rules, objectives and baseline are v0's; each reward is v0's rounded to float32, and
+    ``reward_space(agent)`` is ``Box(0, 1, (T,), float32)``.
+
+    >>> import benchmarkzoo
+    >>> env = benchmarkzoo.make_parallel("benchmarkzoo/MO-Foraging-v1")
+    >>> env.reward_space("agent_0")
+    Box(0.0, 1.0, (2,), float32)
+    """
+
+    metadata = {**ForagingEnv.metadata, "name": "mo_foraging_v1"}
+    reward_dtype = REWARD_DTYPE

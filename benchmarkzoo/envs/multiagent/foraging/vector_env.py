@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.spaces import check_discrete_agents
 from benchmarkzoo.envs.multiagent.foraging import sim
@@ -13,9 +14,12 @@ from benchmarkzoo.envs.multiagent.foraging.env import (
     ForagingConfig,
     ForagingEnv,
     MOForagingConfig,
+    MOForagingEnv,
+    MOForagingV1Env,
     build_spaces,
     mo_reward_space,
 )
+from benchmarkzoo.envs.multiagent.objectives import MultiObjectiveWorlds
 from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
@@ -65,18 +69,25 @@ class ForagingVectorEnv(NativeMultiAgentVectorEnv):
         return ForagingRenderer(self.params, "rgb_array", self.metadata["render_fps"])
 
 
-class MOForagingVectorEnv(ForagingVectorEnv):
+class MOForagingVectorEnv(MultiObjectiveWorlds, ForagingVectorEnv):
     """``num_envs`` MO-Foraging-v0 worlds; rewards are ``(B, N, T)`` float64, one entry per food type.
 
     ``single_reward_space`` is every agent's ``Box(0, 1, (T,), float64)``.
     """
 
     config_type = MOForagingConfig
+    reward_dtype: ClassVar[np.dtype] = MOForagingEnv.reward_dtype
 
-    def _setup(self) -> None:
-        super()._setup()
-        self.single_reward_space: spaces.Box = mo_reward_space(self.params)
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return mo_reward_space(self.params, self.reward_dtype)
 
     def _rewards(self, rewards: np.ndarray, typed: np.ndarray, acting: np.ndarray) -> np.ndarray:
         typed[~acting] = 0.0
-        return typed
+        return typed.astype(self.reward_dtype, copy=False)
+
+
+class MOForagingV1VectorEnv(MOForagingVectorEnv):
+    """``num_envs`` MO-Foraging-v1 worlds: rewards ``(B, N, T)`` float32; see :class:`MOForagingV1Env`."""
+
+    reward_dtype = MOForagingV1Env.reward_dtype

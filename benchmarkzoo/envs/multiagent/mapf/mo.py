@@ -12,11 +12,13 @@ from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.config import default_of
 from benchmarkzoo.envs.multiagent.mapf import sim
 from benchmarkzoo.envs.multiagent.mapf.env import MapfConfig, MapfEnv
 from benchmarkzoo.envs.multiagent.mapf.vector_env import MapfVectorEnv
+from benchmarkzoo.envs.multiagent.objectives import MultiObjectiveAgents, MultiObjectiveWorlds
 
 OBJECTIVES = sim.OBJECTIVES
 
@@ -42,7 +44,7 @@ def mo_reward_space() -> spaces.Box:
     )
 
 
-class MOMapfEnv(MapfEnv):
+class MOMapfEnv(MultiObjectiveAgents, MapfEnv):
     """Multi-objective multi-agent pathfinding: arrive, but spend little energy and wait little.
 
     ## Description
@@ -110,13 +112,9 @@ class MOMapfEnv(MapfEnv):
     metadata = {**MapfEnv.metadata, "name": "mo_mapf_v0"}
     config_type = MOMapfConfig
 
-    def _setup(self) -> None:
-        super()._setup()
-        self._reward_space = mo_reward_space()
-
-    def reward_space(self, agent: str) -> spaces.Box:
-        """Every agent's reward space (MOMAland's API): ``arrival``, ``energy``, ``waiting``."""
-        return self._reward_space
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return mo_reward_space()
 
     def _advance(self) -> tuple[np.ndarray, np.ndarray]:
         state = self.sim_state
@@ -128,7 +126,7 @@ class MOMapfEnv(MapfEnv):
         return list(rewards[0])  # one (3,) array per agent slot: views of an array nobody else holds
 
 
-class MOMapfVectorEnv(MapfVectorEnv):
+class MOMapfVectorEnv(MultiObjectiveWorlds, MapfVectorEnv):
     """``num_envs`` MO-MAPF-v0 worlds stepped together; see :class:`MOMapfEnv`.
 
     The batched API is :class:`~benchmarkzoo.envs.multiagent.mapf.vector_env.MapfVectorEnv`'s, with
@@ -139,9 +137,9 @@ class MOMapfVectorEnv(MapfVectorEnv):
 
     config_type = MOMapfConfig
 
-    def _setup(self) -> None:
-        super()._setup()
-        self.single_reward_space: spaces.Box = mo_reward_space()
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return mo_reward_space()
 
     def _advance(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         state = self.sim_state

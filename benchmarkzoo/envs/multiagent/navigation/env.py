@@ -13,6 +13,7 @@ from benchmarkzoo.core.errors import ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.navigation import sim
 from benchmarkzoo.envs.multiagent.navigation.generator import NavigationScenario, UniformGenerator
+from benchmarkzoo.envs.multiagent.objectives import MultiObjectiveAgents
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.generators.base import Generator
 
@@ -337,7 +338,7 @@ def mo_reward_space(params: sim.Params) -> spaces.Box:
     )
 
 
-class MONavigationEnv(NavigationEnv):
+class MONavigationEnv(MultiObjectiveAgents, NavigationEnv):
     """Multi-objective navigation: per-robot vector rewards for progress, energy and collisions (``moma`` kind).
 
     ## Description
@@ -397,14 +398,9 @@ class MONavigationEnv(NavigationEnv):
     metadata = {**NavigationEnv.metadata, "name": "mo_navigation_v0"}
     config_type = MONavigationConfig
 
-    def _setup(self) -> None:
-        super()._setup()
-        self._reward_space = mo_reward_space(self.params)
-        self.reward_spaces = {agent: self._reward_space for agent in self.possible_agents}  # MOMAland's attribute
-
-    def reward_space(self, agent: str) -> spaces.Box:
-        """Every robot's reward space (MOMAland's API): progress, energy, collision."""
-        return self._reward_space
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return mo_reward_space(self.params)
 
     def _rewards(self, acting: list[str], result: sim.StepResult) -> dict[str, Any]:
         vectors = sim.mo_rewards(result)[0]  # (N, 3), fresh

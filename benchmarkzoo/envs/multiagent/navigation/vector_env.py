@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo.core.errors import InvalidActionError
 from benchmarkzoo.envs.multiagent.navigation import sim
@@ -16,6 +17,7 @@ from benchmarkzoo.envs.multiagent.navigation.env import (
     build_spaces,
     mo_reward_space,
 )
+from benchmarkzoo.envs.multiagent.objectives import MultiObjectiveWorlds
 from benchmarkzoo.vector.core import vector_metadata
 from benchmarkzoo.vector.multiagent import NativeMultiAgentVectorEnv
 
@@ -112,7 +114,7 @@ class NavigationVectorEnv(NativeMultiAgentVectorEnv):
         return NavigationRenderer(self.params, "rgb_array", self.metadata["render_fps"])
 
 
-class MONavigationVectorEnv(NavigationVectorEnv):
+class MONavigationVectorEnv(MultiObjectiveWorlds, NavigationVectorEnv):
     """``num_envs`` MO-Navigation-v0 worlds; rewards are ``(B, N, 3)`` float32: progress, energy, collision.
 
     ``single_reward_space`` is every robot's reward space (see
@@ -121,9 +123,9 @@ class MONavigationVectorEnv(NavigationVectorEnv):
 
     config_type = MONavigationConfig
 
-    def _setup(self) -> None:
-        super()._setup()
-        self.single_reward_space: spaces.Box = mo_reward_space(self.params)
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return mo_reward_space(self.params)
 
     def _rewards(self, result: sim.StepResult, acting: np.ndarray) -> np.ndarray:
         rewards = sim.mo_rewards(result)

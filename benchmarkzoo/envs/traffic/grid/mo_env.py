@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
+from benchmarkzoo.envs.multiagent.objectives import MultiObjectiveAgents
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, TrafficGridEnv
 from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
 
@@ -20,7 +21,7 @@ class MOTrafficGridConfig(TrafficGridConfig):
     reward: ClassVar[str] = "diff-waiting-time"  # type: ignore[misc]
 
 
-class MOTrafficGridEnv(MultiObjective, TrafficGridEnv):
+class MOTrafficGridEnv(MultiObjective, MultiObjectiveAgents, TrafficGridEnv):
     """Coordinate the signals of a SUMO network, each trading its vehicles' waiting time against their CO2.
 
     ## Description
@@ -102,15 +103,9 @@ class MOTrafficGridEnv(MultiObjective, TrafficGridEnv):
     metadata = {**TrafficGridEnv.metadata, "name": "mo_traffic_grid_v0"}
     config_type = MOTrafficGridConfig
 
-    @functools.cached_property
-    def reward_spaces(self) -> dict[str, spaces.Box]:
-        """Every agent's reward space (MOMAland's attribute): one ``Box`` shared by all."""
-        space = build_reward_space()
-        return {agent: space for agent in self.possible_agents}
-
-    def reward_space(self, agent: str) -> spaces.Box:
-        """Every agent's reward space (MOMAland's API): waiting time, CO2."""
-        return self.reward_spaces[agent]
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return build_reward_space()  # waiting time, CO2
 
     def _rewards(self) -> dict[str, np.ndarray]:
         m = self._measurement

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import override
 
+from benchmarkzoo.envs.multiagent.objectives import MultiObjectiveWorlds
 from benchmarkzoo.envs.traffic.grid.mo_env import MOTrafficGridConfig
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
 from benchmarkzoo.envs.traffic.objectives import MultiObjective, build_reward_space, signal_objectives
@@ -22,7 +23,7 @@ class MOTrafficGridVectorConfig(MOTrafficGridConfig):
     in_process: ClassVar[bool | None] = None  # type: ignore[misc]
 
 
-class MOTrafficGridVectorEnv(MultiObjective, TrafficGridVectorEnv):
+class MOTrafficGridVectorEnv(MultiObjective, MultiObjectiveWorlds, TrafficGridVectorEnv):
     """``num_envs`` MO-TrafficGrid-v0 worlds, one libsumo worker process each; see :class:`MOTrafficGridEnv`.
 
     Rewards are ``(B, N, 2)`` float32 (waiting time, CO2 per signal); ``single_reward_space`` is
@@ -32,10 +33,9 @@ class MOTrafficGridVectorEnv(MultiObjective, TrafficGridVectorEnv):
 
     config_type = MOTrafficGridVectorConfig
 
-    @functools.cached_property
-    def single_reward_space(self) -> spaces.Box:
-        """Every agent's ``Box(-inf, 0, (2,), float32)``: waiting time, CO2."""
-        return build_reward_space()
+    @override
+    def _objective_space(self) -> spaces.Box:
+        return build_reward_space()  # waiting time, CO2
 
     def _rewards(self, worlds: np.ndarray) -> np.ndarray:
         """``(B, N, 2)`` float32 of the ``worlds`` just stepped (zero elsewhere)."""
