@@ -69,6 +69,13 @@ def test_the_page_shows_every_family_on_every_split_with_recomputed_scores(site)
                 task = next(t for t in results.tasks if t.id == task_id)
                 scores = metrics.normalize(task_scores(task), task.references["random"], task.references["baseline"])
                 assert shown[entry["policy"]][split] == pytest.approx(float(np.mean(scores)), abs=1e-12)
+    drops = re.findall(
+        r'<tr data-policy="([^"]+)">.*?class="num drop" data-split="ood" data-value="([^"]+)"', html, re.S
+    )
+    maze = _cells(html, "gridworld/maze")
+    assert len(drops) == len(entries)
+    for policy, drop in drops:
+        assert float(drop) == pytest.approx(maze[policy]["ood"] - maze[policy]["test"], abs=1e-12)
     # out-of-sample references: near, not exactly on, 0 and 1 for random and baseline
     assert 0.5 < _cells(html, "gridworld/maze")["baseline"]["ood"] < 1.5
     assert abs(_cells(html, "gridworld/maze")["random"]["train"]) < 0.5
