@@ -127,7 +127,7 @@ POLICIES: dict[str, dict[str, Any]] = {
             },
         },
         "num_envs": 16,
-        "timesteps": 400_000,
+        "timesteps": 200_000,
         "net_arch": [128, 128],
         "ppo": _SINGLE_PPO,
     },
