@@ -65,6 +65,15 @@ leaderboard: install
 	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference --verify \
 	    --policy leaderboard/policies/$$policy.onnx || exit 1; \
 	done
+	# the single-agent bundle: one ONNX model per env id, exported from its zips (leaderboard/policies/README.md)
+	$(BIN)/python leaderboard/policies/train.py --bundle ppo-single-agent
+	for suite in single-agent-v1 generalization-v1; do \
+	  rm -f results/$$suite-ppo-single-agent.json && \
+	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/ppo-single-agent \
+	    --out results/$$suite-ppo-single-agent.json && \
+	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-ppo-single-agent.json --reference --verify \
+	    --policy leaderboard/policies/ppo-single-agent || exit 1; \
+	done
 	$(BIN)/benchmarkzoo leaderboard build
 
 lint: install

@@ -172,8 +172,9 @@ def _stopped(error, out: Path | None) -> str:
     "--policy",
     "policy_spec",
     required=True,
-    help="random | baseline | onnx:MODEL.onnx | module:callable | file.py:callable | sb3:MODEL.zip | "
-    "rllib:CHECKPOINT_DIR. onnx: is data (run by onnxruntime), the kind a leaderboard can replay. "
+    help="random | baseline | onnx:MODEL.onnx | onnx:BUNDLE/ (one model per env) | module:callable | "
+    "file.py:callable | sb3:MODEL.zip | rllib:CHECKPOINT_DIR. "
+    "onnx: is data (run by onnxruntime), the kind a leaderboard can replay. "
     "WARNING: sb3: and rllib: load pickled Python objects, which runs code from the file; "
     "load only models you trust, never one that came with a leaderboard submission.",
 )

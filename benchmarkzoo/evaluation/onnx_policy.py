@@ -78,7 +78,11 @@ def read_model(path: Path, max_bytes: int = MAX_BYTES) -> bytes:
             f"ONNX model {str(path)!r} is {size:,} bytes, over the {max_bytes:,}-byte limit for policies; "
             "export a smaller network (weights in float32, no training-only parts)."
         )
-    data = path.read_bytes()
+    return check_model(path.read_bytes(), path)
+
+
+def check_model(data: bytes, path: Path) -> bytes:
+    """``data`` if it is a self-contained ONNX model (``path`` names it in messages); see :func:`read_model`."""
     onnx = require("onnx", "eval", "reading ONNX policies")
     try:
         model = onnx.load_model_from_string(data)
@@ -152,16 +156,20 @@ class OnnxPolicy(Policy):
 
     Args:
         path: the ``.onnx`` file (self-contained, at most :data:`MAX_BYTES`).
+        data: the file's bytes, already read and checked by the caller (a bundle checks each model's sha256
+            and hands over the bytes it hashed, so nothing is read twice).
     """
 
     kind = "onnx"
     source: Path
     _action_space: spaces.Space  # the env's, set by setup()
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, data: bytes | None = None):
         self.source = Path(path)
         self.name = self.source.stem
-        self._session = _session(read_model(self.source), self.source)
+        self._session = _session(
+            read_model(self.source) if data is None else check_model(data, self.source), self.source
+        )
         self._inputs = self._session.get_inputs()
         self._output = self._session.get_outputs()[0].name
         self._shared = False
@@ -230,12 +238,19 @@ class OnnxPolicy(Policy):
         return actions
 
 
-def load_onnx_policy(target: str) -> OnnxPolicy:
-    """``load_policy``'s hook: ``"onnx:path/to/model.onnx"`` -> :class:`OnnxPolicy`."""
+def load_onnx_policy(target: str) -> Policy:
+    """``load_policy``'s hook: ``"onnx:model.onnx"`` -> :class:`OnnxPolicy`; ``"onnx:folder/"`` -> a bundle.
+
+    A folder is an :class:`~benchmarkzoo.evaluation.onnx_bundle.OnnxBundlePolicy` (one model per env id).
+    """
     path = target[len(PREFIX) :] if target.startswith(PREFIX) else target
     if not path:
-        raise PolicyError("The onnx policy needs a path: --policy onnx:path/to/model.onnx.")
+        raise PolicyError("The onnx policy needs a path: --policy onnx:path/to/model.onnx (or onnx:bundle-folder/).")
+    if Path(path).is_dir():
+        from benchmarkzoo.evaluation.onnx_bundle import OnnxBundlePolicy
+
+        return OnnxBundlePolicy(path)
     return OnnxPolicy(path)
 
 
-__all__ = ["MAX_BYTES", "PREFIX", "OnnxPolicy", "load_onnx_policy", "read_model"]
+__all__ = ["MAX_BYTES", "PREFIX", "OnnxPolicy", "check_model", "load_onnx_policy", "read_model"]

@@ -45,6 +45,9 @@ class Policy:
     kind = "callable"
     source: Path | None = None
 
+    def start_task(self, task_id: str) -> None:
+        """Called before :meth:`setup` with the id of the suite task about to play (a bundle picks its model)."""
+
     def setup(self, env: Any, spec: EnvSpec) -> None:
         """Called once per task with the vector env the task runs on."""
 

@@ -400,6 +400,7 @@ def _play(
     failed = True
     try:
         env = make_task_env(task, split, backend, num_envs)
+        policy.start_task(task.id)
         policy.setup(env, spec)
         worlds = Scheduler(env, task, split, plans, policy)
         _Loop(env, worlds, policy, accounting_for(spec.kind), check=backend != "native").run(spec.id, finished_episode)

@@ -25,14 +25,18 @@ from benchmarkzoo.leaderboard.text import shown
 MAINTAINER = "benchmarkzoo"
 #: The built-in policies every suite ranks.
 BUILTIN_REFERENCES = ("random", "baseline")
-#: Committed reference policies: every model file here names one (``ppo-maze.zip`` reserves ``ppo-maze``).
+#: Committed reference policies: every model file here names one (``ppo-maze.zip`` reserves ``ppo-maze``), and
+#: so does every ONNX bundle folder (``ppo-single-agent/manifest.json`` reserves ``ppo-single-agent``).
 POLICIES_DIR = Path(__file__).resolve().parents[2] / "leaderboard" / "policies"
 MODEL_SUFFIXES = (".zip", ".onnx")
 
 
 def reserved_names(policies_dir: Path = POLICIES_DIR) -> tuple[str, ...]:
     """``random``, ``baseline`` and the stem of every committed reference model, sorted after the built-ins."""
-    models = sorted({p.stem for p in policies_dir.glob("*") if p.suffix in MODEL_SUFFIXES and p.is_file()})
+    models = sorted(
+        {p.stem for p in policies_dir.glob("*") if p.suffix in MODEL_SUFFIXES and p.is_file()}
+        | {p.parent.name for p in policies_dir.glob("*/manifest.json") if p.is_file()}
+    )
     return (*BUILTIN_REFERENCES, *(m for m in models if m not in BUILTIN_REFERENCES))
 
 

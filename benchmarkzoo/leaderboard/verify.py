@@ -9,7 +9,9 @@ of the file's canonical JSON) replay to the outcomes it claims, with the policy 
   verifiable by construction (and a forged ``random`` file fails like any other).
 - ``onnx`` policies are data: onnxruntime runs the graph, nothing from the file runs as Python. The
   model is ``--policy MODEL.onnx`` or the one stored under ``<root>/models/<sha256>.onnx`` whose
-  hash is the submission's ``policy.content_hash``.
+  hash is the submission's ``policy.content_hash``. A bundle (one model per env,
+  :mod:`benchmarkzoo.evaluation.onnx_bundle`) is ``--policy FOLDER/`` or ``<root>/models/<sha256>/``,
+  its hash the manifest's; every task replays with its own model.
 - Code policies (``module:``, ``file.py:``, ``sb3:``, ``rllib:``) run arbitrary code on the
   maintainer's machine when loaded (imports, unpickling); they are replayed only with
   ``trust_policy_code=True`` (``--trust-policy-code``), from ``--policy`` or the file's own
@@ -168,6 +170,47 @@ def model_path(root: Path, content_hash: str) -> Path:
     return root / MODELS_DIR / f"{content_hash}.onnx"
 
 
+def bundle_path(root: Path, content_hash: str) -> Path:
+    """Where the ONNX bundle whose manifest has hash ``content_hash`` is stored under ``root`` (a folder)."""
+    return root / MODELS_DIR / content_hash
+
+
+def _onnx_policy(info: Any, policy: str | Path | None, root: Path) -> Policy:
+    """The ONNX model or bundle of hash ``info.content_hash``: ``policy`` if given, else the stored one."""
+    from benchmarkzoo.evaluation.onnx_bundle import MANIFEST, OnnxBundlePolicy
+    from benchmarkzoo.evaluation.onnx_policy import PREFIX, OnnxPolicy
+
+    if info.content_hash is None:
+        raise VerifyError("the file's onnx policy has no content_hash; it cannot be matched to a model.")
+    if policy is not None:
+        text = str(policy)
+        path = Path(text[len(PREFIX) :] if text.startswith(PREFIX) else text)
+    elif bundle_path(root, info.content_hash).is_dir():
+        path = bundle_path(root, info.content_hash)
+    else:
+        path = model_path(root, info.content_hash)
+        if not path.is_file():
+            raise VerifyError(
+                f"no stored ONNX model {info.content_hash[:12]} under {root / MODELS_DIR}; pass the submission's "
+                "model with --policy MODEL.onnx (or its bundle, --policy FOLDER/)."
+            )
+    if path.is_dir():
+        # the manifest's hash is checked against the bytes the bundle verified its models with, not re-read
+        loaded: Policy = OnnxBundlePolicy(path)
+        found, what = loaded.content_hash(), f"ONNX bundle {str(path)!r} ({MANIFEST})"
+    elif path.is_file():
+        found, what = _sha256(path), f"ONNX model {str(path)!r}"
+        loaded = OnnxPolicy(path)
+    else:
+        raise VerifyError(f"ONNX model {str(path)!r} does not exist.")
+    if found != info.content_hash:
+        raise VerifyError(
+            f"{what} has sha256 {str(found)[:12]}; the submission was evaluated with {info.content_hash[:12]}. "
+            "Pass the model the results were made with."
+        )
+    return loaded
+
+
 def resolve_policy(
     results: Results,
     policy: str | Path | None = None,
@@ -191,29 +234,7 @@ def resolve_policy(
             raise VerifyError(f"{info.kind!r} is built in; --policy is for onnx and code policies only.")
         return load_policy(info.kind)
     if info.kind == "onnx":
-        from benchmarkzoo.evaluation.onnx_policy import PREFIX, OnnxPolicy
-
-        if info.content_hash is None:
-            raise VerifyError("the file's onnx policy has no content_hash; it cannot be matched to a model.")
-        if policy is not None:
-            text = str(policy)
-            path = Path(text[len(PREFIX) :] if text.startswith(PREFIX) else text)
-        else:
-            path = model_path(root, info.content_hash)
-            if not path.is_file():
-                raise VerifyError(
-                    f"no stored ONNX model {info.content_hash[:12]} under {root / MODELS_DIR}; pass the submission's "
-                    "model with --policy MODEL.onnx."
-                )
-        if not path.is_file():
-            raise VerifyError(f"ONNX model {str(path)!r} does not exist.")
-        found = _sha256(path)
-        if found != info.content_hash:
-            raise VerifyError(
-                f"ONNX model {str(path)!r} has sha256 {found[:12]}; the submission was evaluated with "
-                f"{info.content_hash[:12]}. Pass the model the results were made with."
-            )
-        return OnnxPolicy(path)
+        return _onnx_policy(info, policy, root)
     if not trust_policy_code:
         raise VerifyError(
             f"policy kind {info.kind!r} is code: replaying it imports or unpickles files that run arbitrary code on "
@@ -239,6 +260,9 @@ class _Recording(Policy):
     def __init__(self, inner: Policy):
         self.inner, self.name, self.kind, self.source = inner, inner.name, inner.kind, inner.source
         self.action_space: spaces.Space | None = None
+
+    def start_task(self, task_id: str) -> None:
+        self.inner.start_task(task_id)
 
     def setup(self, env: Any, spec: registration.EnvSpec) -> None:
         self.action_space = env.single_action_space
@@ -374,6 +398,22 @@ def read_record(root: Path, submission: Path) -> dict[str, Any] | None:
     return record
 
 
+def _store_model(chosen: Policy, root: Path, content_hash: str) -> None:
+    """Store the ONNX model (or bundle: the bytes it verified) that replayed a submission, by its hash."""
+    from benchmarkzoo.evaluation.onnx_bundle import OnnxBundlePolicy
+
+    if isinstance(chosen, OnnxBundlePolicy):
+        folder = bundle_path(root, content_hash)
+        if chosen.folder.resolve() != folder.resolve():
+            for name, data in chosen.files.items():  # names checked by the manifest's schema: plain file names
+                atomic_write(folder / name, data)
+        return
+    model = chosen.source
+    stored_model = model_path(root, content_hash)
+    if model is not None and Path(model).resolve() != stored_model.resolve():
+        atomic_write(stored_model, Path(model).read_bytes())
+
+
 def add_verified(
     path: str | Path,
     root: str | Path = "leaderboard",
@@ -387,7 +427,7 @@ def add_verified(
     """``leaderboard add --verify``: validate, replay, and only if the replay matches store the submission.
 
     Stored are the submission (through :func:`benchmarkzoo.leaderboard.store.add`, with ``submitter``
-    and ``reference``), its ONNX model (by content hash, when ``policy`` is one) and the
+    and ``reference``), its ONNX model or bundle (by content hash, when ``policy`` is one) and the
     verification record.
 
     Raises:
@@ -404,11 +444,8 @@ def add_verified(
     if not found.verified:
         raise ReplayMismatchError(f"{path}: replay does not match: {found.mismatch}.", found)
     dest = add(path, root, submitter, reference)  # identity refusals come before anything is written
-    model = chosen.source if results.policy.kind == "onnx" else None
-    if model is not None and results.policy.content_hash is not None:  # resolve_policy refused onnx without a hash
-        stored_model = model_path(root, results.policy.content_hash)
-        if Path(model).resolve() != stored_model.resolve():
-            atomic_write(stored_model, Path(model).read_bytes())
+    if results.policy.kind == "onnx" and results.policy.content_hash is not None:  # resolve_policy refused none
+        _store_model(chosen, root, results.policy.content_hash)
     record = found.record(_sha256(dest))
     atomic_write(record_path(root, dest), (json.dumps(record, indent=1, sort_keys=True) + "\n").encode())
     return dest, found

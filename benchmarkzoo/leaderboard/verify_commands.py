@@ -45,8 +45,8 @@ EPISODES = click.option(
 POLICY = click.option(
     "--policy",
     default=None,
-    help="The submission's ONNX model (MODEL.onnx); with --trust-policy-code, a code policy spec (sb3:MODEL.zip, "
-    "module:callable). Default: the stored model of the submission's policy hash, or its own spec.",
+    help="The submission's ONNX model (MODEL.onnx) or bundle (FOLDER/); with --trust-policy-code, a code policy spec "
+    "(sb3:MODEL.zip, module:callable). Default: the stored model of the submission's policy hash, or its own spec.",
 )
 TRUST = click.option(
     "--trust-policy-code",

@@ -2,6 +2,7 @@
 
     .venv/bin/python leaderboard/policies/train.py            # all of them
     .venv/bin/python leaderboard/policies/train.py ppo-maze   # one
+    .venv/bin/python leaderboard/policies/train.py --bundle ppo-single-agent   # export and bundle (BUNDLES)
 
 Each policy trains with one torch thread, on CPU, with a fixed seed, on the *train* generator
 settings of its suite's scenario set (the evaluation splits use other seeds). The written zip is
@@ -19,7 +20,40 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
-#: name -> how it trains. ``env_kwargs`` are the train split's generator settings.
+#: The PPO settings of the single-agent-v1 models: ``gamma`` 0.99 (the ppo-maze of quickstart-v0 used
+#: 0.95, a 20-step horizon that cannot see a goal 30 cells away) and wider networks.
+_SINGLE_PPO = {
+    "n_steps": 256,
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "learning_rate": 3e-4,
+    "ent_coef": 0.01,
+    "gamma": 0.99,
+    "gae_lambda": 0.95,
+}
+#: The train splits of single-agent-v1's Maze scenario sets (gridworld/maze, maze-obstacles, maze-rooms).
+_MAZE_TRAIN_SPLITS = [
+    {"generator": "maze/dfs", "generator_kwargs": {"height": 11, "width": 11, "min_goal_distance": 4}},
+    {
+        "generator": "maze/obstacles",
+        "generator_kwargs": {"height": 11, "width": 11, "density": 0.25, "min_goal_distance": 4},
+    },
+    {
+        "generator": "maze/rooms",
+        "generator_kwargs": {
+            "height": 13,
+            "width": 13,
+            "rooms_high": 2,
+            "rooms_wide": 2,
+            "doors_per_wall": 1,
+            "min_goal_distance": 6,
+        },
+    },
+]
+
+#: name -> how it trains. ``env_kwargs`` are the train split's generator settings; a list of them trains
+#: round-robin, ``rounds`` times through the list, an equal share of ``timesteps`` per phase (one model for
+#: the tasks of several scenario sets of one env).
 POLICIES: dict[str, dict[str, Any]] = {
     # single-agent: quickstart-v0 / core-v0 Maze (11x11 DFS mazes)
     "ppo-maze": {
@@ -73,12 +107,70 @@ POLICIES: dict[str, dict[str, Any]] = {
             "gae_lambda": 0.95,
         },
     },
+    # single-agent-v1 / generalization-v1: one model per env id, bundled as ppo-single-agent (BUNDLES)
+    "ppo-sa-maze": {
+        "env": "benchmarkzoo/Maze-v0",
+        "env_kwargs": _MAZE_TRAIN_SPLITS,
+        "rounds": 10,
+        "num_envs": 16,
+        "timesteps": 3_000_000,
+        "net_arch": [128, 128],
+        "ppo": _SINGLE_PPO,
+    },
+    "ppo-sa-maze-keys": {
+        "env": "benchmarkzoo/MazeKeys-v0",
+        "env_kwargs": {
+            "generator": "maze_keys/key_door",
+            "generator_kwargs": {
+                "maze": "maze/dfs",
+                "maze_kwargs": {"height": 11, "width": 11, "min_goal_distance": 6},
+            },
+        },
+        "num_envs": 16,
+        "timesteps": 200_000,
+        "net_arch": [128, 128],
+        "ppo": _SINGLE_PPO,
+    },
+    # one model for both quadrotor envs (same vehicle, observation and reward; hover is a goal at the start)
+    "ppo-sa-quadrotor": {
+        "env": "benchmarkzoo/Quadrotor-v0",
+        "env_kwargs": [
+            {"generator": "quadrotor/hover", "generator_kwargs": {}},
+            {"generator": "quadrotor/goal", "generator_kwargs": {}},
+        ],
+        "rounds": 4,
+        "num_envs": 16,
+        "timesteps": 800_000,
+        "net_arch": [128, 128],
+        "ppo": {**_SINGLE_PPO, "ent_coef": 0.0},
+    },
 }
 SEED = 0
+#: ONNX bundles (one model per env id, :mod:`benchmarkzoo.evaluation.onnx_bundle`): name -> {env id: policy}.
+BUNDLES: dict[str, dict[str, str]] = {
+    "ppo-single-agent": {
+        "benchmarkzoo/Maze-v0": "ppo-sa-maze",
+        "benchmarkzoo/MazeKeys-v0": "ppo-sa-maze-keys",
+        "benchmarkzoo/Quadrotor-v0": "ppo-sa-quadrotor",
+        "benchmarkzoo/Quadrotor-Goal-v0": "ppo-sa-quadrotor",
+    },
+}
 
 
-def train(name: str, seed: int = SEED, out_dir: Path = HERE) -> Path:
-    """Train policy ``name`` of :data:`POLICIES` and write ``out_dir/<name>.zip``."""
+def _phases(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The env kwargs of each training phase, in order (one phase unless ``env_kwargs`` is a list)."""
+    kwargs = config["env_kwargs"]
+    if isinstance(kwargs, dict):
+        return [kwargs]
+    return list(kwargs) * config.get("rounds", 1)
+
+
+def train(name: str, seed: int = SEED, out_dir: Path = HERE, timesteps: int | None = None) -> Path:
+    """Train policy ``name`` of :data:`POLICIES` and write ``out_dir/<name>.zip``.
+
+    ``timesteps`` overrides the recorded budget (for measuring a short run; the committed models use the
+    recorded one).
+    """
     import torch
     from stable_baselines3 import PPO
 
@@ -86,24 +178,57 @@ def train(name: str, seed: int = SEED, out_dir: Path = HERE) -> Path:
 
     torch.set_num_threads(1)
     config = POLICIES[name]
-    env = make_vec_env(
-        config["env"], config["num_envs"], seed=seed, env_kwargs=config["env_kwargs"], scalarize=config.get("scalarize")
-    )
-    policy = "MultiInputPolicy" if hasattr(env.observation_space, "spaces") else "MlpPolicy"
-    model = PPO(policy, env, policy_kwargs={"net_arch": [64, 64]}, seed=seed, device="cpu", **config["ppo"])
+    total = config["timesteps"] if timesteps is None else timesteps
+    phases = _phases(config)
     started = time.perf_counter()
-    model.learn(config["timesteps"])
+    model = None
+    for index, env_kwargs in enumerate(phases):
+        env = make_vec_env(
+            config["env"], config["num_envs"], seed=seed + 1000 * index, env_kwargs=env_kwargs,
+            scalarize=config.get("scalarize"),
+        )  # fmt: skip
+        if model is None:
+            policy = "MultiInputPolicy" if hasattr(env.observation_space, "spaces") else "MlpPolicy"
+            net_arch = config.get("net_arch", [64, 64])
+            model = PPO(policy, env, policy_kwargs={"net_arch": net_arch}, seed=seed, device="cpu", **config["ppo"])
+        else:
+            model.get_env().close()
+            model.set_env(env)
+        model.learn(total // len(phases), reset_num_timesteps=index == 0)
+    assert model is not None
     tag_model(model)
     path = out_dir / f"{name}.zip"
     model.save(path)
     returns = [e["r"] for e in model.ep_info_buffer]
     mean = sum(returns) / max(len(returns), 1)
     print(
-        f"{name}: {config['timesteps']} steps in {time.perf_counter() - started:.0f}s, "
-        f"last {len(returns)} training episodes' mean return {mean:.3f} -> {path} ({path.stat().st_size} bytes)"
+        f"{name}: {total} steps in {time.perf_counter() - started:.0f}s, "
+        f"last {len(returns)} training episodes' mean return {mean:.3f} -> {path} ({path.stat().st_size} bytes)",
+        flush=True,
     )
-    env.close()
+    model.get_env().close()
     return path
+
+
+def bundle(name: str, models_dir: Path = HERE, out_dir: Path = HERE) -> Path:
+    """Export the zips of bundle ``name`` (``models_dir/<policy>.zip``) to ONNX and write ``out_dir/<name>/``.
+
+    The export is byte-for-byte reproducible (same torch and onnxscript), so is the manifest.
+    """
+    import tempfile
+
+    from benchmarkzoo.adapters.onnx_export import export_sb3
+    from benchmarkzoo.evaluation.onnx_bundle import write_bundle
+
+    models: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for policy in BUNDLES[name].values():
+            onnx = export_sb3(models_dir / f"{policy}.zip", Path(scratch) / f"{policy}.onnx")
+            models[onnx.name] = onnx.read_bytes()
+    envs = {env_id: f"{policy}.onnx" for env_id, policy in BUNDLES[name].items()}
+    manifest = write_bundle(out_dir / name, name, models, envs)
+    print(f"{name}: {len(models)} models -> {manifest.parent}", flush=True)
+    return manifest
 
 
 def main() -> None:
@@ -111,12 +236,17 @@ def main() -> None:
     parser.add_argument("names", nargs="*", help=f"policies to train, of {list(POLICIES)} (default: all)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out-dir", type=Path, default=HERE)
+    parser.add_argument("--timesteps", type=int, default=None, help="override the recorded budget (measuring only)")
+    parser.add_argument("--bundle", choices=sorted(BUNDLES), help="export and bundle already trained zips; no training")
     args = parser.parse_args()
+    if args.bundle:
+        bundle(args.bundle, args.out_dir, args.out_dir)
+        return
     unknown = [n for n in args.names if n not in POLICIES]
     if unknown:
         parser.error(f"unknown policies {unknown}; choose from {list(POLICIES)}")
     for name in args.names or list(POLICIES):
-        train(name, args.seed, args.out_dir)
+        train(name, args.seed, args.out_dir, args.timesteps)
 
 
 if __name__ == "__main__":

@@ -45,8 +45,9 @@ def test_every_committed_entry_is_replay_verified():
             record = read_record(ROOT, ROOT / entry["submission"])
             assert record is not None, f"{suite}: {entry['submission']} has no matching verification record"
             assert entry["verified"] is True and entry["replayed_episodes"] == record["replayed_episodes"] > 0
-            if entry["policy_kind"] == "onnx":  # the model travels with the entry, stored by its hash
-                assert (ROOT / "models" / f"{entry['policy_hash']}.onnx").is_file()
+            if entry["policy_kind"] == "onnx":  # the model (or bundle) travels with the entry, stored by its hash
+                stored = ROOT / "models" / entry["policy_hash"]
+                assert stored.with_suffix(".onnx").is_file() or (stored / "manifest.json").is_file(), entry["policy"]
 
 
 def test_committed_entries_pass_the_identity_rules_as_references():

@@ -60,8 +60,19 @@ def files_under(folder: Path) -> list[str]:
 
 
 def test_reserved_names_come_from_the_committed_policies():
-    models = sorted(p.stem for p in (REPO / "leaderboard" / "policies").glob("*.zip"))
+    policies = REPO / "leaderboard" / "policies"
+    models = sorted(
+        {p.stem for p in policies.glob("*.zip")} | {p.parent.name for p in policies.glob("*/manifest.json")}
+    )
     assert models and identity.reserved_names() == ("random", "baseline", *models)
+
+
+def test_a_bundle_folder_reserves_its_name(tmp_path):
+    (tmp_path / "ppo-x.zip").write_bytes(b"")
+    (tmp_path / "my-bundle").mkdir()
+    (tmp_path / "my-bundle" / "manifest.json").write_text("{}")
+    (tmp_path / "not-a-bundle").mkdir()
+    assert identity.reserved_names(tmp_path) == ("random", "baseline", "my-bundle", "ppo-x")
 
 
 @pytest.mark.parametrize(

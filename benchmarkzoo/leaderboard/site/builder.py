@@ -5,6 +5,7 @@ Layout of the site (every link relative, so it works from ``file://`` and any st
     index.html                         every suite's ranking
     static/style.css
     <suite>/index.html                 the suite overview: ranking, intervals, profiles, P(X > Y)
+    <suite>/generalization.html        train beside test beside ood (suites that play a scenario set on several splits)
     <suite>/tasks/<task>.html          per-episode distributions, success rates, domain metrics
     <suite>/submissions/<entry>.html   provenance; <entry>.json is the submission as validated
     <suite>/plots/*.svg
@@ -15,7 +16,8 @@ give the same bytes.
 
 This module orchestrates; each page's data and plots come from its own module: ``suite_view``
 (the overview and its suite-level plots), ``task_view`` (a task's table and distributions),
-``mo_view`` (a multi-objective task's Pareto plots), with ``files`` for slugs and writes.
+``mo_view`` (a multi-objective task's Pareto plots), ``generalization_view`` (train, test and ood side by
+side), with ``files`` for slugs and writes.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 
 from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.leaderboard.site.files import slug, write
+from benchmarkzoo.leaderboard.site.generalization_view import generalization_view
 from benchmarkzoo.leaderboard.site.suite_view import entry_view, suite_meta, suite_plots
 from benchmarkzoo.leaderboard.site.task_view import task_view
 from benchmarkzoo.leaderboard.site.templating import environment
@@ -101,12 +104,16 @@ def _suite_view(suite_name: str, suite: Mapping[str, Any], submissions: Mapping[
     view["tasks"] = [task_view(t, suite_slug, entries, tmp) for t in meta["tasks"]]
     view["task_hrefs"] = {t["id"]: t["href"] for t in view["tasks"]}
     view.update(suite_plots(suite_slug, entries, tmp))
+    view["generalization"] = generalization_view(suite_slug, entries, tmp)
     return view
 
 
 def _write_suite_pages(env: Any, view: dict[str, Any], tmp: Path) -> None:
     """The suite's overview, its task pages, and every entry's page and validated JSON."""
     write(tmp / view["href"], env.get_template("suite.html").render(root="../", suite=view))
+    if view["generalization"]:
+        page = env.get_template("generalization.html").render(root="../", suite=view)
+        write(tmp / view["generalization"]["href"], page)
     for task in view["tasks"]:
         write(tmp / task["href"], env.get_template("task.html").render(root="../../", suite=view, task=task))
     for entry in view["entries"]:
