@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from benchmarkzoo.core.atomic import atomic_write_text
 from benchmarkzoo.core.errors import BenchmarkZooError
@@ -209,6 +209,19 @@ class Provenance(_Model):
     resumed_episodes: int = Field(default=0, ge=0)
     resumed_steps: int = Field(default=0, ge=0)
     earlier_runs: list[EarlierRun] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _omit_unresumed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A run that resumed nothing writes the bytes it wrote before these fields existed, so a
+        # stored file's name (a hash of its JSON) and the duplicate check see the same file.
+        data = handler(self)
+        for name in _RESUME_FIELDS:
+            if not data.get(name):
+                data.pop(name, None)
+        return data
+
+
+_RESUME_FIELDS: Final = ("resumed_episodes", "resumed_steps", "earlier_runs")
 
 
 class Results(_Model):
