@@ -43,6 +43,7 @@ from benchmarkzoo import registration
 from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, ScenarioSetError
 from benchmarkzoo.core.scenario import Scenario
+from benchmarkzoo.core.yaml_loading import load_strict
 from benchmarkzoo.generators.base import Generator
 
 #: Environment variable naming the folder of scenario sets (overrides the repository's ``scenarios/``).
@@ -249,28 +250,13 @@ def load_file(path: str | Path) -> ScenarioSet:
     return parse_set(_read_yaml(path), path)
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """``SafeLoader`` that refuses duplicate keys (plain PyYAML silently keeps the last one)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping", node.start_mark, f"found duplicate key {key!r}", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
 def _read_yaml(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ScenarioSetError(f"Cannot read scenario set {path}: {error.strerror}.") from error
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+        return load_strict(text)  # a safe loader (libyaml's parser where installed) refusing duplicate keys
     except yaml.YAMLError as error:
         raise ScenarioSetError(f"{path} is not valid YAML: {error}. Fix the file (see scenario_sets.py).") from error
 
