@@ -167,3 +167,16 @@ def test_batched_suite_statistics_give_the_same_bits_as_one_resample_at_a_time(s
         assert batched == _one_resample_at_a_time(per_task, statistic, reps), (trial, list(sizes))
         # a plain callable (not in BATCHED) takes the one-at-a-time path and agrees too
         assert metrics.stratified_bootstrap_ci(per_task, lambda rows: statistic(rows), reps=reps) == batched
+
+
+@pytest.mark.parametrize("statistic", list(metrics.BATCHED_ONE_TASK), ids=lambda f: f.__name__)
+def test_batched_task_statistics_give_the_same_bits_as_one_resample_at_a_time(statistic):
+    rng = np.random.default_rng(11)
+    for trial in range(25):
+        values = rng.normal(size=rng.integers(1, 300)) * rng.uniform(0.1, 50)
+        if trial % 3 == 0:
+            values = np.round(values, 1)
+        reps = int(rng.integers(1, 400))
+        idx = np.random.default_rng(metrics.RANDOM_STATE).integers(0, values.size, size=(reps, values.size))
+        expected = metrics._percentile_interval(np.array([statistic(values[row]) for row in idx]), metrics.CONFIDENCE)
+        assert metrics.bootstrap_ci(values, statistic, reps=reps) == expected, trial
