@@ -70,6 +70,22 @@ def _pair_probability(x: np.ndarray, y: np.ndarray) -> float:
     return float(greater + 0.5 * ties)
 
 
+def _pair_probabilities(xs: np.ndarray, ys: np.ndarray, cells: int = 1 << 22) -> np.ndarray:
+    """:func:`_pair_probability` of each resample: ``xs`` ``(reps, n_x)``, ``ys`` ``(reps, n_y)`` in, ``(reps,)`` out.
+
+    The same bits: the counts of a boolean mean are exact in float64, so summing them all at once
+    changes nothing. Resamples go ``cells // (n_x * n_y)`` at a time to bound the comparison arrays.
+    """
+    out = np.empty(xs.shape[0])
+    step = max(1, cells // max(1, xs.shape[1] * ys.shape[1]))
+    for start in range(0, xs.shape[0], step):
+        x, y = xs[start : start + step, :, None], ys[start : start + step, None, :]  # (k, n_x, 1), (k, 1, n_y)
+        greater = (x > y).mean(axis=(1, 2))
+        ties = (x == y).mean(axis=(1, 2))
+        out[start : start + step] = greater + 0.5 * ties
+    return out
+
+
 def probability_of_improvement(x_per_task: Sequence[np.ndarray], y_per_task: Sequence[np.ndarray]) -> float:
     """Probability that an episode of X scores above one of Y on the same task, averaged over tasks.
 
@@ -99,8 +115,8 @@ def probability_of_improvement_ci(
     samples = np.zeros(reps)
     for x, y in zip(x_per_task, y_per_task):
         x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-        for r in range(reps):
-            samples[r] += _pair_probability(x[rng.integers(0, x.size, x.size)], y[rng.integers(0, y.size, y.size)])
+        draws = [(rng.integers(0, x.size, x.size), rng.integers(0, y.size, y.size)) for _ in range(reps)]
+        samples += _pair_probabilities(x[np.stack([d[0] for d in draws])], y[np.stack([d[1] for d in draws])])
     samples /= len(x_per_task)
     alpha = (1.0 - confidence) / 2.0
     low, high = np.percentile(samples, [100 * alpha, 100 * (1 - alpha)])
