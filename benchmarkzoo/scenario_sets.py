@@ -43,7 +43,7 @@ from benchmarkzoo import registration
 from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.errors import BenchmarkZooError, ScenarioSetError
 from benchmarkzoo.core.scenario import Scenario
-from benchmarkzoo.core.yaml_loading import load_strict
+from benchmarkzoo.core.yaml_loading import load_strict_cached
 from benchmarkzoo.generators.base import Generator
 
 #: Environment variable naming the folder of scenario sets (overrides the repository's ``scenarios/``).
@@ -264,7 +264,7 @@ def _read_yaml(path: Path) -> Any:
     except OSError as error:
         raise ScenarioSetError(f"Cannot read scenario set {path}: {error.strerror}.") from error
     try:
-        return load_strict(text)  # a safe loader (libyaml's parser where installed) refusing duplicate keys
+        return load_strict_cached(text)  # safe, libyaml's parser where installed, duplicate keys refused
     except yaml.YAMLError as error:
         raise ScenarioSetError(f"{path} is not valid YAML: {error}. Fix the file (see scenario_sets.py).") from error
 
