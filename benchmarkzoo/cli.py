@@ -9,6 +9,7 @@ the commands, so ``import benchmarkzoo.cli`` costs no more than ``import benchma
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import inspect
 import json
@@ -24,6 +25,7 @@ from benchmarkzoo import registration
 from benchmarkzoo.console import console as _console
 from benchmarkzoo.console import table as _table
 from benchmarkzoo.core.errors import BenchmarkZooError
+from benchmarkzoo.core.extras import missing_modules
 
 #: Safety net for envs without a time limit: an episode this long is reported as an error.
 MAX_ROLLOUT_STEPS = 100_000
@@ -52,25 +54,83 @@ class StorageError(click.ClickException):
         return cls(f"cannot write{where}: {error.strerror}; {cls.ERRNOS[error.errno]} and run the command again.")
 
 
+@dataclasses.dataclass(frozen=True)
+class LazyCommand:
+    """A command imported only when run, so ``--help`` and the core install never import its stack.
+
+    Attributes:
+        target: ``"module:attr"`` of the click command.
+        extra: the extra its imports need (``eval``: pydantic, scipy, matplotlib, jinja2).
+        summary: its one-line help, shown by the group's ``--help`` without importing it.
+    """
+
+    target: str
+    extra: str
+    summary: str
+
+    def install_line(self) -> str:
+        """The ``pip`` command that installs :attr:`extra`, from a clone and from PyPI."""
+        return f'pip install -e ".[{self.extra}]" in a clone (or pip install "benchmarkzoo[{self.extra}]")'
+
+    def missing_command(self, name: str, missing: list[str]) -> click.Command:
+        """A stand-in for the command while its extra is missing: ``--help`` says so, running it is one error line."""
+        needs = f'needs the "{self.extra}" extra ({", ".join(missing)} not installed): {self.install_line()}'
+
+        def refuse(args: tuple[str, ...]) -> None:
+            raise UserError(f"benchmarkzoo {name} {needs}")
+
+        return click.Command(
+            name,
+            callback=refuse,
+            params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
+            help=f"{self.summary} It {needs}.",
+            short_help=f"{self.summary} (needs the {self.extra} extra)",
+            context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        )
+
+
 class _Group(click.Group):
     """A click group that turns benchmarkzoo's own errors into :class:`UserError`.
 
-    ``lazy_commands`` maps command names to ``"module:attr"``; they are imported only when run
-    (or listed in ``--help``), so the evaluation stack (pydantic, scipy) stays out of ``list``.
+    ``lazy_commands`` maps command names to :class:`LazyCommand`; they are imported only when run
+    (``--help`` lists them by their summary), so the evaluation stack (pydantic, scipy) stays out
+    of ``list`` and ``--help``, and a core install without the extra gets one line naming it.
     """
 
-    lazy_commands: dict[str, str] = {}
+    lazy_commands: dict[str, LazyCommand] = {}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy_commands))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in self.lazy_commands:
-            command = registration.load(self.lazy_commands[name])
-            if not isinstance(command, click.Command):
-                raise TypeError(f"Lazy command {name!r} ({self.lazy_commands[name]}) is not a click command.")
-            return command
-        return super().get_command(ctx, name)
+        lazy = self.lazy_commands.get(name)
+        if lazy is None:
+            return super().get_command(ctx, name)
+        missing = missing_modules(lazy.extra)
+        if missing:
+            return lazy.missing_command(name, missing)
+        command = registration.load(lazy.target)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"Lazy command {name!r} ({lazy.target}) is not a click command.")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands table of ``--help``: lazy commands by their summary, so listing imports none of them."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(name) for name in names), default=0)
+        rows = []
+        for name in names:
+            lazy = self.lazy_commands.get(name)
+            if lazy is not None:
+                needs = f"(needs the {lazy.extra} extra) " if missing_modules(lazy.extra) else ""
+                rows.append((name, click.Command(name, help=needs + lazy.summary).get_short_help_str(limit)))
+                continue
+            command = super().get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -108,10 +168,24 @@ def _plugin_warnings_as_lines() -> Iterator[None]:
 
 class _TopGroup(_Group):
     lazy_commands = {
-        "evaluate": "benchmarkzoo.evaluation.commands:evaluate_command",
-        "suites": "benchmarkzoo.evaluation.commands:suites_group",
-        "leaderboard": "benchmarkzoo.leaderboard.commands:leaderboard_group",
-        "export-onnx": "benchmarkzoo.adapters.onnx_export:export_onnx_command",
+        "evaluate": LazyCommand(
+            "benchmarkzoo.evaluation.commands:evaluate_command",
+            "eval",
+            "Evaluate a policy on every task of a suite; raw outcomes are identical for any backend and sizes.",
+        ),
+        "suites": LazyCommand(
+            "benchmarkzoo.evaluation.commands:suites_group", "eval", "List, show and calibrate evaluation suites."
+        ),
+        "leaderboard": LazyCommand(
+            "benchmarkzoo.leaderboard.commands:leaderboard_group",
+            "eval",
+            "Validate, add and build leaderboard submissions (results files are untrusted input).",
+        ),
+        "export-onnx": LazyCommand(
+            "benchmarkzoo.adapters.onnx_export:export_onnx_command",
+            "sb3",
+            "Export the SB3 model zip MODEL (PPO, A2C, DQN, SAC, TD3, DDPG) to OUT.onnx, for `--policy onnx:OUT.onnx`.",
+        ),
     }
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -344,7 +418,8 @@ def scenarios_list(as_json: bool) -> None:
     """List every scenario set with its env and split sizes."""
     from benchmarkzoo import scenario_sets
 
-    loaded = [scenario_sets.load_set(name) for name in scenario_sets.list_sets()]
+    # What a file declares; its generators are constructed by `show`, `verify` and the evaluation.
+    loaded = [scenario_sets.load_set(name, check_generators=False) for name in scenario_sets.list_sets()]
     if as_json:
         _echo_json([s.to_dict(hashes=False) for s in loaded])
         return

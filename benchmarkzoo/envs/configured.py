@@ -16,7 +16,7 @@ import inspect
 from typing import Any, ClassVar
 
 from benchmarkzoo.core.config import EnvConfig, bind_arguments, config_signature
-from benchmarkzoo.envs.identity import SpecNamed, registered_id
+from benchmarkzoo.envs.identity import SpecNamed, registered_id, require_extras
 
 
 class ConfiguredView(SpecNamed):
@@ -64,6 +64,7 @@ class ConfiguredView(SpecNamed):
             the base's own arguments (those outside the config), bound with their defaults.
         """
         cls = type(self)
+        require_extras(cls)
         config_type = cls.config_type
         if config_type is None:  # _configured_init is installed only with a config_type
             raise TypeError(f"{cls.__name__} has no config_type to bind its arguments to.")

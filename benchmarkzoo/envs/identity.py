@@ -72,10 +72,7 @@ def _matches(kwargs: dict[str, Any], config: Any, generator: Any, strict: bool, 
 
 def registered_id(cls: type[SpecNamed], config: Any = None, generator: Any = None) -> str:
     """The id an instance of ``cls`` made with ``config`` and ``generator`` names (see the module docstring)."""
-    from benchmarkzoo.registration import registered_so_far
-
-    target = f"{cls.__module__}:{cls.__qualname__}"
-    candidates = [s for s in registered_so_far() if target in (s.entry_point, s.vector_entry_point)]
+    candidates = _specs_of(cls)
     if not candidates:
         return cls.env_id
     if config is not None and generator is not None:
@@ -85,3 +82,22 @@ def registered_id(cls: type[SpecNamed], config: Any = None, generator: Any = Non
                 if _matches(spec.kwargs, config, generator, strict, arguments):
                     return spec.id
     return candidates[0].id
+
+
+def _specs_of(cls: type) -> list[Any]:
+    """The registered specs whose entry point (or vector entry point) is ``cls``, in registration order."""
+    from benchmarkzoo.registration import registered_so_far
+
+    target = f"{cls.__module__}:{cls.__qualname__}"
+    return [s for s in registered_so_far() if target in (s.entry_point, s.vector_entry_point)]
+
+
+def require_extras(cls: type) -> None:
+    """Refuse to build a registered view whose extras are missing, naming the ``pip install`` that adds them.
+
+    Called first by every configured view's constructor, so ``gym.make`` of a traffic id without
+    the ``traffic`` extra fails at ``make``, not at the first ``reset``. A view that is not
+    registered (a test's toy) has no extras to check.
+    """
+    for spec in _specs_of(cls)[:1]:  # every spec of one class names the same simulator
+        spec.require_extras()

@@ -8,6 +8,7 @@ takes an explicit random state, so aggregates are recomputable bit for bit.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -82,7 +83,8 @@ def bootstrap_ci(
     x = np.asarray(values, dtype=np.float64)
     rng = np.random.default_rng(random_state)
     idx = rng.integers(0, x.shape[0], size=(reps, x.shape[0]))
-    samples = np.array([statistic(x[row]) for row in idx])
+    batched = BATCHED_ONE_TASK.get(statistic) if x.ndim == 1 else None  # every resample at once, the same bits
+    samples = batched(x[idx]) if batched is not None else np.array([statistic(x[row]) for row in idx])
     return _percentile_interval(samples, confidence)
 
 
@@ -96,7 +98,9 @@ def stratified_bootstrap_ci(
     """Percentile interval of ``statistic`` over tasks' scores, resampling episodes within each task.
 
     The stratified bootstrap of rliable's ``get_interval_estimates`` (``task_bootstrap=False``,
-    ``method="percentile"``).
+    ``method="percentile"``). The resampled indices are drawn in the same order (resample by
+    resample, task by task); a statistic of :data:`BATCHED` is then evaluated on all ``reps``
+    resamples at once, bit for bit as one resample at a time (a test compares the two).
 
     Args:
         per_task: one sequence of normalized episode scores per task (lengths may differ).
@@ -106,11 +110,62 @@ def stratified_bootstrap_ci(
         random_state: seeds the resampling, so the interval is recomputable bit for bit.
     """
     tasks = [np.asarray(t, dtype=np.float64) for t in per_task]
-    rng = np.random.default_rng(random_state)
-    samples = np.empty(reps)
-    for r in range(reps):
-        samples[r] = statistic([t[rng.integers(0, t.size, size=t.size)] for t in tasks])
+    draws = _stratified_draws(tuple(t.size for t in tasks), reps, random_state)  # (reps, n_t) per task
+    batched = BATCHED.get(statistic)
+    if batched is not None:
+        samples = batched([t[d] for t, d in zip(tasks, draws)])
+    else:
+        samples = np.array([statistic([t[d[r]] for t, d in zip(tasks, draws)]) for r in range(reps)])
     return _percentile_interval(samples, confidence)
+
+
+@functools.lru_cache(maxsize=16)
+def _stratified_draws(sizes: tuple[int, ...], reps: int, random_state: int) -> tuple[np.ndarray, ...]:
+    """The resampled indices, ``(reps, n_t)`` per task (read-only), drawn resample by resample, task by task.
+
+    They depend on the sizes and the random state alone, so the three suite intervals of a results
+    file, and every file of a suite with the same episode counts, share one draw (drawing is most
+    of a bootstrap's cost once its statistic is batched).
+    """
+    rng = np.random.default_rng(random_state)
+    rows = [[rng.integers(0, n, size=n) for n in sizes] for _ in range(reps)]
+    draws = tuple(
+        np.stack([row[i] for row in rows]) if reps else np.empty((0, n), np.int64) for i, n in enumerate(sizes)
+    )
+    for d in draws:
+        d.flags.writeable = False
+    return draws
+
+
+def _rows_iqm(rows: list[np.ndarray]) -> np.ndarray:
+    """:func:`suite_iqm` of each resample: ``rows`` holds one ``(reps, n_t)`` array per task; returns ``(reps,)``."""
+    pooled = np.sort(np.concatenate(rows, axis=1), axis=1)
+    cut = int(0.25 * pooled.shape[1])
+    return np.ascontiguousarray(pooled[:, cut : pooled.shape[1] - cut]).mean(axis=1)
+
+
+def _rows_mean(rows: list[np.ndarray]) -> np.ndarray:
+    """:func:`suite_mean` of each resample (``(reps, n_t)`` per task in, ``(reps,)`` out)."""
+    return np.stack([r.mean(axis=1) for r in rows], axis=1).mean(axis=1)
+
+
+def _rows_optimality_gap(rows: list[np.ndarray]) -> np.ndarray:
+    """:func:`suite_optimality_gap` (threshold 1) of each resample (``(reps, n_t)`` per task in, ``(reps,)`` out)."""
+    return np.stack([np.maximum(1.0 - r, 0.0).mean(axis=1) for r in rows], axis=1).mean(axis=1)
+
+
+#: The suite statistics the stratified bootstrap evaluates on every resample at once (same bits, ~50x faster):
+#: each takes one ``(reps, n_t)`` array of resampled scores per task and returns ``(reps,)``.
+BATCHED: dict[Callable[..., float], Callable[[list[np.ndarray]], np.ndarray]] = {
+    suite_iqm: _rows_iqm,
+    suite_mean: _rows_mean,
+    suite_optimality_gap: _rows_optimality_gap,
+}
+#: The same for :func:`bootstrap_ci` of one task's values: ``(reps, n)`` resamples in, ``(reps,)`` out.
+BATCHED_ONE_TASK: dict[Callable[..., float], Callable[[np.ndarray], np.ndarray]] = {
+    mean: lambda rows: rows.mean(axis=1),
+    iqm: lambda rows: _rows_iqm([rows]),
+}
 
 
 def normalize(values: np.ndarray, random_score: float, baseline_score: float) -> np.ndarray:

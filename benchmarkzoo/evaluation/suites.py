@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from benchmarkzoo.core.errors import BenchmarkZooError
+from benchmarkzoo.core.yaml_loading import load_safe
 
 SUITES_DIR = Path(__file__).parent / "suites"
 SUITE_NAME = r"^[a-z0-9-]+-v\d+$"
@@ -168,7 +169,7 @@ def load_suite(name_or_path: str | Path) -> Suite:
     """A suite by name (``quickstart-v0``) or by path to a YAML file."""
     path = suite_file(name_or_path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = load_safe(path.read_text())
     except yaml.YAMLError as error:
         raise SuiteError(f"{path} is not valid YAML: {error}") from error
     try:

@@ -142,3 +142,41 @@ def test_task_and_suite_aggregates_from_raw_returns():
     assert suite.mean == pytest.approx(rliable_metrics.aggregate_mean(scores), abs=1e-12)
     assert suite.optimality_gap == pytest.approx(rliable_metrics.aggregate_optimality_gap(scores), abs=1e-12)
     assert suite.iqm_ci[0] <= suite.iqm <= suite.iqm_ci[1]
+
+
+def _one_resample_at_a_time(per_task, statistic, reps):
+    """The stratified bootstrap as it was written first: one resample and one statistic call at a time."""
+    tasks = [np.asarray(t, dtype=np.float64) for t in per_task]
+    rng = np.random.default_rng(metrics.RANDOM_STATE)
+    samples = np.empty(reps)
+    for r in range(reps):
+        samples[r] = statistic([t[rng.integers(0, t.size, size=t.size)] for t in tasks])
+    return metrics._percentile_interval(samples, metrics.CONFIDENCE)
+
+
+@pytest.mark.parametrize("statistic", list(metrics.BATCHED), ids=lambda f: f.__name__)
+def test_batched_suite_statistics_give_the_same_bits_as_one_resample_at_a_time(statistic):
+    rng = np.random.default_rng(7)
+    for trial in range(25):
+        sizes = rng.integers(1, 150, size=rng.integers(1, 9))  # tasks of different episode counts
+        per_task = [rng.normal(size=n) * rng.uniform(0.1, 50) for n in sizes]
+        if trial % 3 == 0:
+            per_task = [np.round(t, 1) for t in per_task]  # ties, as returns of grid worlds have
+        reps = 200
+        batched = metrics.stratified_bootstrap_ci(per_task, statistic, reps=reps)
+        assert batched == _one_resample_at_a_time(per_task, statistic, reps), (trial, list(sizes))
+        # a plain callable (not in BATCHED) takes the one-at-a-time path and agrees too
+        assert metrics.stratified_bootstrap_ci(per_task, lambda rows: statistic(rows), reps=reps) == batched
+
+
+@pytest.mark.parametrize("statistic", list(metrics.BATCHED_ONE_TASK), ids=lambda f: f.__name__)
+def test_batched_task_statistics_give_the_same_bits_as_one_resample_at_a_time(statistic):
+    rng = np.random.default_rng(11)
+    for trial in range(25):
+        values = rng.normal(size=rng.integers(1, 300)) * rng.uniform(0.1, 50)
+        if trial % 3 == 0:
+            values = np.round(values, 1)
+        reps = int(rng.integers(1, 400))
+        idx = np.random.default_rng(metrics.RANDOM_STATE).integers(0, values.size, size=(reps, values.size))
+        expected = metrics._percentile_interval(np.array([statistic(values[row]) for row in idx]), metrics.CONFIDENCE)
+        assert metrics.bootstrap_ci(values, statistic, reps=reps) == expected, trial

@@ -24,11 +24,11 @@ import threading
 from pathlib import Path
 
 from benchmarkzoo.core.atomic import atomic_write
+from benchmarkzoo.core.cache import CACHE_ENV_VAR as CACHE_ENV_VAR  # re-exported: callers use sumo.CACHE_ENV_VAR
+from benchmarkzoo.core.cache import cache_dir
 from benchmarkzoo.core.errors import BenchmarkZooError, MissingExtraError
 from benchmarkzoo.core.scenario import canonical_json
 
-#: Environment variable naming benchmarkzoo's cache folder (default ``~/.cache/benchmarkzoo``).
-CACHE_ENV_VAR = "BENCHMARKZOO_CACHE"
 #: Options every SUMO run gets: quiet, no XML schema lookups, no teleports hiding gridlock.
 SUMO_QUIET_OPTIONS: tuple[str, ...] = (
     "--no-step-log",
@@ -97,14 +97,6 @@ def binary(name: str) -> Path:
 def tool_environment() -> dict[str, str]:
     """``os.environ`` plus ``SUMO_HOME``, for SUMO child processes."""
     return {**os.environ, "SUMO_HOME": str(sumo_home())}
-
-
-def cache_dir(*parts: str) -> Path:
-    """``$BENCHMARKZOO_CACHE/<parts>`` (default ``~/.cache/benchmarkzoo/<parts>``), created on demand."""
-    root = os.environ.get(CACHE_ENV_VAR) or os.path.join(os.path.expanduser("~"), ".cache", "benchmarkzoo")
-    path = Path(root, *parts)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def normalize_network(data: bytes) -> bytes:

@@ -3,7 +3,8 @@ r"""Build-time plots of the leaderboard site, written as deterministic SVG files
 matplotlib is imported lazily (the ``eval`` extra) and used through the object API with the
 Agg-based SVG canvas, never pyplot, so building a site has no global state and no display.
 Determinism: a fixed ``svg.hashsalt`` (ids of clip paths and glyphs), no ``Date`` metadata, and
-text drawn as paths; so the same inputs give the same bytes. Labels come from submissions, so
+text drawn as paths; so the same inputs give the same bytes, and every plot is kept by its inputs
+(:mod:`~benchmarkzoo.leaderboard.site.plot_cache`): a rebuild draws only what changed. Labels come from submissions, so
 mathtext parsing is off (a policy named ``$\frac`` must not break the build) and long labels
 are shortened; matplotlib escapes the text it writes into SVG comments, and the pages show the
 files through ``<img>``, where SVG never runs script.
@@ -21,6 +22,7 @@ import numpy as np
 
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.mo_metrics import non_dominated
+from benchmarkzoo.leaderboard.site.plot_cache import cached
 
 #: Fixed style: no user or site matplotlibrc can change the bytes of a build.
 _RC = {
@@ -86,6 +88,7 @@ def _horizontal_box() -> dict[str, Any]:
     return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
 
 
+@cached
 def interval_plot(panels: Mapping[str, Sequence[Interval]]) -> bytes:
     """rliable-style interval estimates: one panel per statistic, one row per entry (first row on top)."""
     rows = max((len(p) for p in panels.values()), default=1)
@@ -104,6 +107,7 @@ def interval_plot(panels: Mapping[str, Sequence[Interval]]) -> bytes:
         return _svg(fig)
 
 
+@cached
 def profile_plot(taus: np.ndarray, curves: Sequence[tuple[str, np.ndarray, np.ndarray, np.ndarray]]) -> bytes:
     """Performance profiles: for each entry ``(label, fraction (num_taus,), low, high)``, with its band."""
     with _figure(6.4, 3.6) as fig:
@@ -119,6 +123,7 @@ def profile_plot(taus: np.ndarray, curves: Sequence[tuple[str, np.ndarray, np.nd
         return _svg(fig)
 
 
+@cached
 def improvement_plot(pairs: Sequence[Interval]) -> bytes:
     """Probability of improvement P(X > Y) with intervals; each row's label is ``"X > Y"``."""
     with _figure(6.4, 0.45 * max(len(pairs), 1) + 1.0) as fig:
@@ -136,6 +141,7 @@ def improvement_plot(pairs: Sequence[Interval]) -> bytes:
         return _svg(fig)
 
 
+@cached
 def distribution_plot(rows: Sequence[tuple[str, np.ndarray]], xlabel: str) -> bytes:
     """Per-episode values per entry ``(label, values (num_episodes,))``: a box and every episode as a dot."""
     with _figure(6.4, 0.5 * max(len(rows), 1) + 1.1) as fig:
@@ -234,6 +240,7 @@ def _pareto_panel(
     ax.set_title(panel.title, fontsize=8.5)
 
 
+@cached
 def pareto_plot(
     panels: Sequence[FrontPanel],
     labels: Sequence[str],

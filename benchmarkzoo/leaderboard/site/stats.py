@@ -9,6 +9,7 @@ in :mod:`benchmarkzoo.evaluation.metrics`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,6 +71,42 @@ def _pair_probability(x: np.ndarray, y: np.ndarray) -> float:
     return float(greater + 0.5 * ties)
 
 
+@functools.lru_cache(maxsize=16)
+def _pair_draws(sizes: tuple[tuple[int, int], ...], reps: int, random_state: int) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Per task, the resampled indices of X and of Y, ``(reps, n_x)`` and ``(reps, n_y)`` (read-only).
+
+    Drawn task by task, resample by resample, X before Y, as one resample at a time draws them; they
+    depend on the sizes alone, so every pair of entries of a suite with the same episode counts shares them.
+    """
+    rng = np.random.default_rng(random_state)
+    out = []
+    for nx, ny in sizes:
+        rows = [(rng.integers(0, nx, nx), rng.integers(0, ny, ny)) for _ in range(reps)]
+        pair = tuple(
+            np.stack([r[i] for r in rows]) if reps else np.empty((0, n), np.int64) for i, n in ((0, nx), (1, ny))
+        )
+        for array in pair:
+            array.flags.writeable = False
+        out.append(pair)
+    return tuple(out)
+
+
+def _pair_probabilities(xs: np.ndarray, ys: np.ndarray, cells: int = 1 << 22) -> np.ndarray:
+    """:func:`_pair_probability` of each resample: ``xs`` ``(reps, n_x)``, ``ys`` ``(reps, n_y)`` in, ``(reps,)`` out.
+
+    The same bits: the counts of a boolean mean are exact in float64, so summing them all at once
+    changes nothing. Resamples go ``cells // (n_x * n_y)`` at a time to bound the comparison arrays.
+    """
+    out = np.empty(xs.shape[0])
+    step = max(1, cells // max(1, xs.shape[1] * ys.shape[1]))
+    for start in range(0, xs.shape[0], step):
+        x, y = xs[start : start + step, :, None], ys[start : start + step, None, :]  # (k, n_x, 1), (k, 1, n_y)
+        greater = (x > y).mean(axis=(1, 2))
+        ties = (x == y).mean(axis=(1, 2))
+        out[start : start + step] = greater + 0.5 * ties
+    return out
+
+
 def probability_of_improvement(x_per_task: Sequence[np.ndarray], y_per_task: Sequence[np.ndarray]) -> float:
     """Probability that an episode of X scores above one of Y on the same task, averaged over tasks.
 
@@ -95,12 +132,12 @@ def probability_of_improvement_ci(
     random_state: int = metrics.RANDOM_STATE,
 ) -> tuple[float, float]:
     """Stratified-bootstrap percentile interval of :func:`probability_of_improvement` (both sides resampled)."""
-    rng = np.random.default_rng(random_state)
+    xs = [np.asarray(x, dtype=np.float64) for x in x_per_task]
+    ys = [np.asarray(y, dtype=np.float64) for y in y_per_task]
     samples = np.zeros(reps)
-    for x, y in zip(x_per_task, y_per_task):
-        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-        for r in range(reps):
-            samples[r] += _pair_probability(x[rng.integers(0, x.size, x.size)], y[rng.integers(0, y.size, y.size)])
+    draws = _pair_draws(tuple((x.size, y.size) for x, y in zip(xs, ys)), reps, random_state)
+    for x, y, (x_rows, y_rows) in zip(xs, ys, draws):
+        samples += _pair_probabilities(x[x_rows], y[y_rows])
     samples /= len(x_per_task)
     alpha = (1.0 - confidence) / 2.0
     low, high = np.percentile(samples, [100 * alpha, 100 * (1 - alpha)])
