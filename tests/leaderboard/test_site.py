@@ -115,7 +115,29 @@ def _suite_of(hostile: str) -> dict:
         "profile": None,
         "improvement": None,
         "pairs": [],
+        "task_hrefs": {"t-test": "s/tasks/t-test.html", "t-ood": "s/tasks/t-ood.html"},
+        "generalization": {
+            "href": "s/generalization.html",
+            "plot": "s/generalization.svg",
+            "families": [
+                {
+                    "name": "set/x",
+                    "splits": ["test", "ood"],
+                    "tasks": {"test": "t-test", "ood": "t-ood"},
+                    "rows": [{"entry": entry, "cells": {"test": None, "ood": None}, "drops": {}}],
+                }
+            ],
+        },
     }
+
+
+def _pages(suite: dict) -> str:
+    """Every page that shows a suite's submitter-controlled strings, rendered from ``suite``."""
+    return (
+        render("index.html", root="", suites=[suite])
+        + render("suite.html", root="../", suite=suite)
+        + render("generalization.html", root="../", suite=suite)
+    )
 
 
 @pytest.mark.parametrize("hostile", [SCRIPT_NAME, IMG_KIND, QUOTES, MATH, JS_URL])
@@ -123,7 +145,7 @@ def test_every_template_escapes_submission_strings(hostile):
     env = environment()
     assert env.autoescape is True
     suite = _suite_of(hostile)
-    html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
+    html = _pages(suite)
     assert "<script>alert" not in html and "<img src=x" not in html and "<svg onload" not in html
     assert 'href="javascript' not in html.lower()
     assert "&lt;" in html or hostile in (MATH, JS_URL)
@@ -134,7 +156,7 @@ def test_every_template_escapes_submission_strings(hostile):
 def test_control_and_format_characters_never_reach_a_page(hostile):
     """Validation refuses them; the pages do not rely on it (every value goes through ``visible``)."""
     suite = _suite_of(hostile)
-    html = render("index.html", root="", suites=[suite]) + render("suite.html", root="../", suite=suite)
+    html = _pages(suite)
     html += str(link(hostile))
     assert [c for c in html if c not in "\n\t" and unicodedata.category(c).startswith("C")] == []
     assert f"\\u{ord(next(c for c in hostile if unicodedata.category(c).startswith('C'))):04x}" in html
