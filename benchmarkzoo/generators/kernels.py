@@ -34,7 +34,10 @@ def _compiled(function: Any) -> Any:
     """
     import numba
 
-    return numba.njit(cache=True, nogil=True)(function)
+    try:
+        return numba.njit(cache=True, nogil=True)(function)
+    except RuntimeError:  # numba finds no writable cache folder (read-only install, no home): compile per process
+        return numba.njit(nogil=True)(function)
 
 
 def _carve(draws: np.ndarray, map_cell: np.ndarray, moves: np.ndarray, num_moves: np.ndarray, free: np.ndarray) -> None:
