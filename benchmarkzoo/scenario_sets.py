@@ -67,6 +67,12 @@ _HEADER = (
 # ---- the model ----------------------------------------------------------------------------------
 
 
+#: Split ``"<split>~calibration"`` is ``<split>``'s calibration twin: its distribution, disjoint seeds.
+CALIBRATION_SUFFIX = "~calibration"
+#: How far a calibration twin's seeds lie from its split's (every split's seeds lie below it).
+CALIBRATION_SEED_OFFSET = 1_000_000_000
+
+
 @dataclasses.dataclass(frozen=True)
 class Split:
     """One tier of a scenario set: a generator, its kwargs and a range of seeds.
@@ -142,10 +148,37 @@ class ScenarioSet:
     path: Path | None = dataclasses.field(default=None, compare=False)
 
     def split(self, name: str) -> Split:
-        """The split called ``name``; an unknown name raises :class:`ScenarioSetError` listing the others."""
+        """The split called ``name``; an unknown name raises :class:`ScenarioSetError` listing the others.
+
+        ``"<split>~calibration"`` is the calibration twin of ``<split>`` (:meth:`calibration_twin`).
+        """
+        if name.endswith(CALIBRATION_SUFFIX) and name.removesuffix(CALIBRATION_SUFFIX) in self.splits:
+            return self.calibration_twin(name.removesuffix(CALIBRATION_SUFFIX))
         if name not in self.splits:
             raise ScenarioSetError(f"Scenario set {self.name!r} has splits {', '.join(self.splits)}; got {name!r}.")
         return self.splits[name]
+
+    def calibration_twin(self, name: str) -> Split:
+        """Split ``name``'s generator and kwargs on as many seeds, shifted by :data:`CALIBRATION_SEED_OFFSET`.
+
+        Normalization references are measured on the twin, so that they come from scenarios of the
+        same distribution that no leaderboard episode plays (a deterministic baseline measured on
+        the leaderboard's own scenarios scores exactly 1 there by construction). Its hashes are not
+        recorded in the set: the calibration record keeps each episode's.
+
+        Raises:
+            ScenarioSetError: the shifted seeds overlap a split of this set.
+        """
+        split = self.split(name)
+        seeds = range(split.seeds.start + CALIBRATION_SEED_OFFSET, split.seeds.stop + CALIBRATION_SEED_OFFSET)
+        for other in self.splits.values():
+            if other.seeds.start < seeds.stop and seeds.start < other.seeds.stop:
+                raise ScenarioSetError(
+                    f"Scenario set {self.name!r}: split {other.name!r} (seeds {other.seeds.start}.."
+                    f"{other.seeds.stop - 1}) reaches the calibration seeds of {name!r} ({seeds.start}..); "
+                    f"keep every split's seeds below {CALIBRATION_SEED_OFFSET}."
+                )
+        return dataclasses.replace(split, name=name + CALIBRATION_SUFFIX, seeds=seeds, hashes=MappingProxyType({}))
 
     @property
     def num_scenarios(self) -> int:

@@ -2,8 +2,11 @@
 
 ``calibrate`` plays the random policy and the env's baseline on every task of a suite under a
 *calibration* protocol seed (:data:`CALIBRATION_SEED`), never the leaderboard's: episode ``k``
-of task ``t`` is seeded ``derive_seed(seed, t, k)``, so the calibration episodes differ from
-the ones a submission plays, and random and baseline land near, not exactly on, 0 and 1.
+of task ``t`` is seeded ``derive_seed(seed, t, k)``, and it plays the scenarios of the task split's
+calibration twin (:meth:`~benchmarkzoo.scenario_sets.ScenarioSet.calibration_twin`: the same
+generator and kwargs on seeds no leaderboard episode plays). A new seed alone is not enough: a
+deterministic baseline replays the same scenario identically under any seed and would score
+exactly 1 on the leaderboard. So random and baseline land near, not on, 0 and 1.
 
 Beside the suite file it writes ``<suite>.calibration.json`` (:class:`CalibrationRecord`):
 every calibration episode's seeds, scenario hash and score, per policy. From it alone the
@@ -33,6 +36,7 @@ from benchmarkzoo.evaluation.protocol import run_task
 from benchmarkzoo.evaluation.results import task_scores
 from benchmarkzoo.evaluation.suites import References, Suite, Task, load_suite, save_suite, suite_file
 from benchmarkzoo.leaderboard.validate import LEADERBOARD_SEED
+from benchmarkzoo.scenario_sets import CALIBRATION_SUFFIX
 
 #: The protocol seed references are measured with: any seed but the leaderboard's.
 CALIBRATION_SEED = 1
@@ -107,7 +111,8 @@ def _save_record(record: CalibrationRecord, path: Path) -> None:
 
 def _play(task: Task, policy: str, num_envs: int, seed: int) -> PolicyEpisodes:
     started = time.perf_counter()
-    result = run_task(task.model_copy(update={"references": None}), policy, num_envs=num_envs, seed=seed)
+    twin = task.model_copy(update={"references": None, "split": task.split + CALIBRATION_SUFFIX})
+    result = run_task(twin, policy, num_envs=num_envs, seed=seed)
     if result.status != "ok":
         raise CalibrationError(f"Calibrating task {task.id} with {policy} failed: {result.error}")
     episodes = result.episodes
