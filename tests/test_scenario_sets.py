@@ -371,3 +371,16 @@ def test_refused_and_unplain_documents_are_not_kept(tmp_path, monkeypatch):
     assert yaml_loading.load_strict_cached("{1: [true, 1, 1.0, null, '1']}\n") == {1: [True, 1, 1.0, None, "1"]}
     kept = yaml_loading.load_strict_cached("{1: [true, 1, 1.0, null, '1']}\n")  # from the cache: same types
     assert [type(v) for v in kept[1]] == [bool, int, float, type(None), str]
+
+
+def test_calibration_twin_keeps_the_distribution_on_disjoint_seeds():
+    """References are measured on a twin: the split's distribution, seeds no leaderboard episode plays."""
+    maze = scenario_sets.load_set("gridworld/maze")
+    test, twin = maze.split("test"), maze.split("test" + scenario_sets.CALIBRATION_SUFFIX)
+    assert (twin.generator, dict(twin.kwargs), len(twin)) == (test.generator, dict(test.kwargs), len(test))
+    assert (
+        twin.seeds.start == test.seeds.start + scenario_sets.CALIBRATION_SEED_OFFSET and twin.name == "test~calibration"
+    )
+    assert twin.scenario(twin.seeds.start).content_hash != test.scenario(test.seeds.start).content_hash
+    with pytest.raises(ScenarioSetError, match="has splits"):
+        maze.split("nope" + scenario_sets.CALIBRATION_SUFFIX)

@@ -21,13 +21,14 @@ CALIBRATED_TASKS = [(name, task.id) for name in CALIBRATED for task in SUITES[na
 
 
 def test_there_are_v1_suites():
-    # traffic-v1 and moma-v2 are calibrated but wait in suites/pending/ (suites/pending/README.md says why); they join
-    # this set when they ship.
+    # traffic-v1 is calibrated but waits in suites/pending/ (suites/pending/README.md says why); it joins this set
+    # when it ships.
     shipped = {
         "single-agent-v1",
         "generalization-v1",
         "marl-v1",
         "moma-v1",
+        "moma-v2",
         "mo-v1",
         "mo-v2",
         "competitive-v1",
@@ -73,6 +74,13 @@ def test_references_are_measured_out_of_sample_and_recorded(name, task_id):
     protocol = {p.seed for p in plan_episodes(task, LEADERBOARD_SEED, list(split.seeds))}
     assert protocol.isdisjoint(calibration.random.seeds) and protocol.isdisjoint(calibration.baseline.seeds)
     assert calibration.random.seeds == calibration.baseline.seeds
+    # ... and from the scenarios it plays: the calibration twin's seeds, and (where the split's
+    # scenarios are distinct, not one fixed map) none of their contents either.
+    leaderboard_hashes = set(split.hashes.values())
+    for policy in (calibration.random, calibration.baseline):
+        assert set(split.seeds).isdisjoint(policy.scenario_seeds), f"{name}/{task_id}: calibrated on its own scenarios"
+        if len(leaderboard_hashes) == len(split):
+            assert leaderboard_hashes.isdisjoint(policy.scenario_hashes), f"{name}/{task_id}: a scenario repeats"
 
 
 def test_every_registered_env_with_a_baseline_is_in_a_suite():
