@@ -11,6 +11,7 @@ from benchmarkzoo.cli import cli
 from benchmarkzoo.evaluation.calibration import CALIBRATION_SEED, calibrate
 from benchmarkzoo.evaluation.protocol import evaluate
 from benchmarkzoo.evaluation.suites import SUITES_DIR, load_suite
+from benchmarkzoo.scenario_sets import CALIBRATION_SUFFIX
 
 
 @pytest.fixture
@@ -74,10 +75,14 @@ def test_calibrate_rewrites_a_copy_reproducibly(tmp_path, tiny_suite, shipped_su
         # Out of sample: measured with the calibration seed, never the leaderboard's protocol seed 0.
         assert ref.seed == CALIBRATION_SEED != 0 and ref.episodes == task.episodes
         assert ref.baseline > ref.random
-    # The references are the policies' mean returns under the protocol at the calibration seed,
-    # whatever the number of worlds; at seed 0 the same policies land near, not on, 0 and 1.
+    # The references are the policies' mean returns under the protocol at the calibration seed on
+    # the splits' calibration twins, whatever the number of worlds; at seed 0 on the splits
+    # themselves the same policies land near, not on, 0 and 1.
+    twins = suite.model_copy(
+        update={"tasks": tuple(t.model_copy(update={"split": t.split + CALIBRATION_SUFFIX}) for t in suite.tasks)}
+    )
     for policy in ("random", "baseline"):
-        run = evaluate(suite, policy, num_envs=5, seed=CALIBRATION_SEED)
+        run = evaluate(twins, policy, num_envs=5, seed=CALIBRATION_SEED)
         assert [getattr(t.references, policy) for t in suite.tasks] == [t.aggregates.mean for t in run.tasks]
         assert all(t.aggregates.normalized_mean == pytest.approx(float(policy == "baseline")) for t in run.tasks)
     leaderboard_run = evaluate(suite, "random", num_envs=5, seed=0)
