@@ -179,7 +179,7 @@ class _TopGroup(_Group):
         "ratings": LazyCommand(
             "benchmarkzoo.evaluation.commands:ratings_command",
             "eval",
-            "Round-robin FightingDuel-v0 policies: win rates with Wilson intervals and openskill ratings.",
+            "Round-robin FightingDuel-v0 or RPSSelfPlay-v0 policies: Wilson win-rate intervals, openskill ratings.",
         ),
         "leaderboard": LazyCommand(
             "benchmarkzoo.leaderboard.commands:leaderboard_group",

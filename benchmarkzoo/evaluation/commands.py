@@ -349,23 +349,37 @@ def suites_calibrate(name: str, num_envs: int, seed: int | None, task_ids: tuple
 
 @click.command("ratings")
 @click.option(
+    "--env",
+    "env",
+    type=click.Choice(["fighting", "rps"]),
+    default="fighting",
+    show_default=True,
+    help="FightingDuel-v0 or RPSSelfPlay-v0.",
+)
+@click.option("--rounds", type=click.IntRange(min=1), default=100, show_default=True, help="RPS rounds per match.")
+@click.option(
     "--policies",
     default=None,
-    help="Comma-separated pool (ladder bots, 'random'); default: the 10 ladder bots.",
+    help="Comma-separated pool. fighting: ladder bots, 'random' (default: the 10 bots); "
+    "rps: rock, cycle, random, frequency, baseline (default: all).",
 )
 @click.option(
     "--matches", type=click.IntRange(min=1), default=20, show_default=True, help="Matches per pairing (even)."
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Results JSON file.")
-def ratings_command(policies: str | None, matches: int, seed: int, out: Path | None) -> None:
-    """Round-robin FightingDuel-v0 policies: win rates with Wilson intervals and openskill ratings."""
+def ratings_command(env: str, rounds: int, policies: str | None, matches: int, seed: int, out: Path | None) -> None:
+    """Round-robin FightingDuel-v0 or RPSSelfPlay-v0 policies: Wilson win-rate intervals, openskill ratings."""
     from benchmarkzoo.envs.multiagent.fighting.bots import BOTS
-    from benchmarkzoo.evaluation.ratings import RatingsError, round_robin, write_json
+    from benchmarkzoo.evaluation.ratings import RPS_POLICIES, RatingsError, round_robin, rps_round_robin, write_json
 
-    pool = BOTS if policies is None else [p.strip() for p in policies.split(",") if p.strip()]
+    default = BOTS if env == "fighting" else RPS_POLICIES
+    pool = default if policies is None else [p.strip() for p in policies.split(",") if p.strip()]
     try:
-        result = round_robin(pool, matches=matches, seed=seed)
+        if env == "fighting":
+            result = round_robin(pool, matches=matches, seed=seed)
+        else:
+            result = rps_round_robin(pool, matches=matches, rounds=rounds, seed=seed)
     except RatingsError as error:
         raise click.UsageError(str(error)) from error
     table = _table(

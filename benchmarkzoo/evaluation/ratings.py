@@ -8,6 +8,7 @@ then match index), so a seed gives the same numbers bit for bit.
 
 Policies are the ladder bots (:data:`~benchmarkzoo.envs.multiagent.fighting.bots.BOTS`) and
 ``random`` (a uniformly random legal action every step: the ``masher`` bot).
+:func:`rps_round_robin` is the same for RPSSelfPlay-v0 (:data:`RPS_POLICIES`).
 """
 
 from __future__ import annotations
@@ -143,3 +144,74 @@ def _summarise(pool, pairs, outcomes, w, d, lo, matches, seed, env) -> dict[str,
 def write_json(result: dict[str, Any], path) -> None:
     """Write ``result`` atomically (a reader never sees half a file)."""
     atomic_write_text(path, json.dumps(result, indent=2) + "\n")
+
+
+#: RPSSelfPlay-v0 policies of :func:`rps_round_robin`.
+RPS_POLICIES = ("rock", "cycle", "random", "frequency", "baseline")
+
+
+def _rps_moves(name: str, state: Any, player: int) -> np.ndarray:
+    from benchmarkzoo.envs.multiagent.rps import sim as rps_sim
+    from benchmarkzoo.envs.multiagent.rps.baseline import PatternMatchingPolicy
+
+    if name == "rock":
+        return np.zeros(state.t.shape, dtype=np.int64)
+    if name == "cycle":
+        return (state.t % 3).astype(np.int64)
+    if name == "random":  # a pure function of the scenario seed, the round and the seat
+        return np.minimum((rps_sim.uniforms(state.seed, state.t, 40 + player) * 3).astype(np.int64), 2)
+    return PatternMatchingPolicy("frequency" if name == "frequency" else "pair").act(state, player)
+
+
+def rps_round_robin(
+    pool: Sequence[str] = RPS_POLICIES, matches: int = 20, rounds: int = 100, seed: int = 0
+) -> dict[str, Any]:
+    """:func:`round_robin` for RPSSelfPlay-v0: a match is ``rounds`` rounds, won by the player of more rounds.
+
+    Match ``k`` of every pairing plays ``RPSSelfPlayScenario(noise=0, seed=seed * 100000 + k)``
+    with ``pool[i]`` in seat ``k % 2``. ``baseline`` is the env's pattern-matching baseline,
+    ``frequency`` the same on move frequencies, ``random`` uniform moves hashed from the scenario seed.
+    """
+    from benchmarkzoo.envs.multiagent.rps import sim as rps_sim
+    from benchmarkzoo.envs.multiagent.rps.generator import RPSSelfPlayScenario
+
+    pool = list(pool)
+    unknown = [p for p in pool if p not in RPS_POLICIES]
+    if unknown:
+        raise RatingsError(f"unknown RPSSelfPlay policy {unknown[0]!r}; expected one of {list(RPS_POLICIES)}.")
+    if len(set(pool)) != len(pool) or len(pool) < 2:
+        raise RatingsError(f"the pool needs at least 2 distinct policies; got {pool}.")
+    if not isinstance(matches, int) or matches < 2 or matches % 2:
+        raise RatingsError(f"matches must be an even integer >= 2 (half from each seat); got {matches!r}.")
+    if not isinstance(rounds, int) or rounds < 1:
+        raise RatingsError(f"rounds must be an integer >= 1; got {rounds!r}.")
+    pairs = list(itertools.combinations(range(len(pool)), 2))
+    num = len(pairs) * matches
+    state = rps_sim.init_state(rps_sim.Params(), num)
+    seat: list[tuple[str, str]] = []
+    for i, j in pairs:
+        for k in range(matches):
+            rps_sim.load(state, len(seat), RPSSelfPlayScenario(noise=0.0, seed=seed * 100000 + k))
+            seat.append((pool[i], pool[j]) if k % 2 == 0 else (pool[j], pool[i]))
+    names = sorted(set(pool))
+    where = {(name, p): np.array([s[p] == name for s in seat]) for name in names for p in (0, 1)}
+    for _ in range(rounds):
+        moves = np.zeros((num, 2), dtype=np.int64)
+        for (name, p), mask in where.items():
+            if mask.any():
+                moves[mask, p] = _rps_moves(name, state, p)[mask]
+        rps_sim.play(state, moves[:, 0], moves[:, 1])
+    n = len(pool)
+    w, d, lo = (np.zeros((n, n), dtype=np.int64) for _ in range(3))
+    outcomes = []
+    for p, (i, j) in enumerate(pairs):
+        rows = state.wins[p * matches : (p + 1) * matches]
+        a_seat = np.arange(matches) % 2
+        out = np.sign(np.where(a_seat == 0, rows[:, 0] - rows[:, 1], rows[:, 1] - rows[:, 0]))
+        outcomes.append(out)
+        w[i, j] = lo[j, i] = int((out > 0).sum())
+        lo[i, j] = w[j, i] = int((out < 0).sum())
+        d[i, j] = d[j, i] = int((out == 0).sum())
+    result = _summarise(pool, pairs, outcomes, w, d, lo, matches, seed, env="benchmarkzoo/RPSSelfPlay-v0")
+    result["rounds_per_match"] = rounds
+    return result

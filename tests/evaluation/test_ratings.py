@@ -65,3 +65,41 @@ def test_json_written(result, tmp_path):
 def test_bad_input(pool, matches, message):
     with pytest.raises(RatingsError, match=message):
         round_robin(pool, matches=matches)
+
+
+def test_rps_round_robin_orders_and_reproduces():
+    from benchmarkzoo.evaluation.ratings import rps_round_robin
+
+    result = rps_round_robin(matches=10, rounds=100, seed=0)
+    assert json.dumps(rps_round_robin(matches=10, rounds=100, seed=0)) == json.dumps(result)
+    by = {r["policy"]: r for r in result["ratings"]}
+    assert result["ratings"][0]["policy"] == "baseline"
+    assert by["baseline"]["ci"][0] > by["rock"]["ci"][1]  # the pattern matcher beats rock every match
+    w, lo = np.array(result["wins"]), np.array(result["losses"])
+    assert (w == lo.T).all()
+    pool = result["policies"]
+    assert w[pool.index("baseline"), pool.index("rock")] == 10
+
+
+def test_rps_bad_input():
+    from benchmarkzoo.evaluation.ratings import rps_round_robin
+
+    with pytest.raises(RatingsError, match="unknown RPSSelfPlay policy 'paper'; expected one of"):
+        rps_round_robin(["rock", "paper"])
+    with pytest.raises(RatingsError, match="rounds must be an integer >= 1"):
+        rps_round_robin(["rock", "cycle"], rounds=0)
+    with pytest.raises(RatingsError, match="matches must be an even integer"):
+        rps_round_robin(["rock", "cycle"], matches=0)
+
+
+def test_cli_ratings(tmp_path):
+    from click.testing import CliRunner
+
+    from benchmarkzoo.cli import cli
+
+    out = tmp_path / "rps.json"
+    run = CliRunner().invoke(cli, ["ratings", "--env", "rps", "--matches", "4", "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    assert "baseline" in run.output and json.loads(out.read_text())["env"] == "benchmarkzoo/RPSSelfPlay-v0"
+    bad = CliRunner().invoke(cli, ["ratings", "--policies", "passive,nobot", "--matches", "2"])
+    assert bad.exit_code == 2 and "unknown FightingDuel policy 'nobot'" in bad.output
