@@ -176,6 +176,11 @@ class _TopGroup(_Group):
         "suites": LazyCommand(
             "benchmarkzoo.evaluation.commands:suites_group", "eval", "List, show and calibrate evaluation suites."
         ),
+        "ratings": LazyCommand(
+            "benchmarkzoo.evaluation.commands:ratings_command",
+            "eval",
+            "Round-robin FightingDuel-v0 or RPSSelfPlay-v0 policies: Wilson win-rate intervals, openskill ratings.",
+        ),
         "leaderboard": LazyCommand(
             "benchmarkzoo.leaderboard.commands:leaderboard_group",
             "eval",

@@ -345,3 +345,60 @@ def suites_calibrate(name: str, num_envs: int, seed: int | None, task_ids: tuple
         )
     except (CalibrationError, SuiteError) as error:
         raise click.ClickException(str(error)) from error
+
+
+@click.command("ratings")
+@click.option(
+    "--env",
+    "env",
+    type=click.Choice(["fighting", "rps"]),
+    default="fighting",
+    show_default=True,
+    help="FightingDuel-v0 or RPSSelfPlay-v0.",
+)
+@click.option("--rounds", type=click.IntRange(min=1), default=100, show_default=True, help="RPS rounds per match.")
+@click.option(
+    "--policies",
+    default=None,
+    help="Comma-separated pool. fighting: ladder bots, 'random' (default: the 10 bots); "
+    "rps: rock, cycle, random, frequency, baseline (default: all).",
+)
+@click.option(
+    "--matches", type=click.IntRange(min=1), default=20, show_default=True, help="Matches per pairing (even)."
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Results JSON file.")
+def ratings_command(env: str, rounds: int, policies: str | None, matches: int, seed: int, out: Path | None) -> None:
+    """Round-robin FightingDuel-v0 or RPSSelfPlay-v0 policies: Wilson win-rate intervals, openskill ratings."""
+    from benchmarkzoo.envs.multiagent.fighting.bots import BOTS
+    from benchmarkzoo.evaluation.ratings import RPS_POLICIES, RatingsError, round_robin, rps_round_robin, write_json
+
+    default = BOTS if env == "fighting" else RPS_POLICIES
+    pool = default if policies is None else [p.strip() for p in policies.split(",") if p.strip()]
+    try:
+        if env == "fighting":
+            result = round_robin(pool, matches=matches, seed=seed)
+        else:
+            result = rps_round_robin(pool, matches=matches, rounds=rounds, seed=seed)
+    except RatingsError as error:
+        raise click.UsageError(str(error)) from error
+    table = _table(
+        f"{result['env']}: {matches} matches per pairing, seed {seed}",
+        "policy",
+        "mu",
+        "sigma",
+        "95% interval",
+        "win rate",
+    )
+    for r in result["ratings"]:
+        table.add_row(
+            r["policy"],
+            f"{r['mu']:.2f}",
+            f"{r['sigma']:.2f}",
+            f"[{r['ci'][0]:.2f}, {r['ci'][1]:.2f}]",
+            f"{r['win_rate']:.3f}",
+        )
+    _console().print(table)
+    if out is not None:
+        write_json(result, out)
+        click.echo(f"results written to {out}")
