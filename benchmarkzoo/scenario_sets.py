@@ -95,6 +95,11 @@ class Split:
     def __len__(self) -> int:
         return len(self.seeds)
 
+    @property
+    def is_calibration_twin(self) -> bool:
+        """A split's calibration twin (:meth:`ScenarioSet.calibration_twin`): its hashes live in calibration records."""
+        return self.name.endswith(CALIBRATION_SUFFIX)
+
     def make_generator(self) -> Generator:
         """A fresh instance of this split's generator."""
         return registration.make_generator(self.generator, dict(self.kwargs))

@@ -49,11 +49,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _check(pool: Sequence[str], matches: int) -> None:
-    known = known_policies()
+def _check(pool: Sequence[str], matches: int, known: Sequence[str], env: str) -> None:
     unknown = [p for p in pool if p not in known]
     if unknown:
-        raise RatingsError(f"unknown FightingDuel policy {unknown[0]!r}; expected one of {known}.")
+        raise RatingsError(f"unknown {env} policy {unknown[0]!r}; expected one of {list(known)}.")
     if len(set(pool)) != len(pool) or len(pool) < 2:
         raise RatingsError(f"the pool needs at least 2 distinct policies; got {list(pool)}.")
     if not isinstance(matches, int) or matches < 2 or matches % 2:
@@ -63,7 +62,7 @@ def _check(pool: Sequence[str], matches: int) -> None:
 def round_robin(pool: Sequence[str] = bots.BOTS, matches: int = 20, seed: int = 0) -> dict[str, Any]:
     """Play every pairing of ``pool`` ``matches`` times (policy ``a`` in seat ``k % 2``); the results as a dict."""
     pool = list(pool)
-    _check(pool, matches)
+    _check(pool, matches, known_policies(), "FightingDuel")
     generator = FightingGenerator(pairs="all")
     scenarios = [cast(FightingScenario, generator.sample(seed * 100000 + k)) for k in range(matches)]
     pairs = list(itertools.combinations(range(len(pool)), 2))
@@ -75,25 +74,31 @@ def round_robin(pool: Sequence[str] = bots.BOTS, matches: int = 20, seed: int = 
             seat1.append(b if k % 2 == 0 else a)
             all_scenarios.append(scenario)
     rounds = play_bots(seat0, seat1, all_scenarios)
+    return _summarise(pool, pairs, _outcomes(rounds, pairs, matches), matches, seed, env="benchmarkzoo/FightingDuel-v0")
+
+
+def _outcomes(seat_scores: np.ndarray, pairs: list[tuple[int, int]], matches: int) -> list[np.ndarray]:
+    """Per pairing ``(i, j)``: +1 where ``pool[i]`` won match ``k``, 0 a draw, -1 a loss.
+
+    ``seat_scores`` holds (seat 0, seat 1) scores of every match, pairing after pairing, with
+    ``pool[i]`` in seat ``k % 2`` of match ``k``.
+    """
+    sign = np.where(np.arange(matches) % 2 == 0, 1, -1)
+    return [
+        sign * np.sign(rows[:, 0] - rows[:, 1])
+        for rows in (seat_scores[p * matches : (p + 1) * matches] for p in range(len(pairs)))
+    ]
+
+
+def _summarise(pool, pairs, outcomes, matches, seed, env) -> dict[str, Any]:
+    from openskill.models import PlackettLuce
+
     n = len(pool)
     w, d, lo = (np.zeros((n, n), dtype=np.int64) for _ in range(3))
-    # outcome[p][k]: +1 pool[i] won match k of pairing p, 0 draw, -1 lost
-    outcomes = []
-    for p, (i, j) in enumerate(pairs):
-        rows = rounds[p * matches : (p + 1) * matches]
-        a_seat = np.arange(matches) % 2
-        mine = np.where(a_seat == 0, rows[:, 0], rows[:, 1])
-        theirs = np.where(a_seat == 0, rows[:, 1], rows[:, 0])
-        out = np.sign(mine - theirs)
-        outcomes.append(out)
+    for out, (i, j) in zip(outcomes, pairs):
         w[i, j] = lo[j, i] = int((out > 0).sum())
         lo[i, j] = w[j, i] = int((out < 0).sum())
         d[i, j] = d[j, i] = int((out == 0).sum())
-    return _summarise(pool, pairs, outcomes, w, d, lo, matches, seed, env="benchmarkzoo/FightingDuel-v0")
-
-
-def _summarise(pool, pairs, outcomes, w, d, lo, matches, seed, env) -> dict[str, Any]:
-    from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in pool}
@@ -105,7 +110,6 @@ def _summarise(pool, pairs, outcomes, w, d, lo, matches, seed, env) -> dict[str,
             ranks = [0.0, 0.0] if o == 0 else ([0.0, 1.0] if o > 0 else [1.0, 0.0])
             [[a2], [b2]] = model.rate([[a], [b]], ranks=ranks)
             ratings[pool[i]], ratings[pool[j]] = a2, b2
-    n = len(pool)
     win_rate = {}
     for i in range(n):
         row = {}
@@ -176,13 +180,7 @@ def rps_round_robin(
     from benchmarkzoo.envs.multiagent.rps.generator import RPSSelfPlayScenario
 
     pool = list(pool)
-    unknown = [p for p in pool if p not in RPS_POLICIES]
-    if unknown:
-        raise RatingsError(f"unknown RPSSelfPlay policy {unknown[0]!r}; expected one of {list(RPS_POLICIES)}.")
-    if len(set(pool)) != len(pool) or len(pool) < 2:
-        raise RatingsError(f"the pool needs at least 2 distinct policies; got {pool}.")
-    if not isinstance(matches, int) or matches < 2 or matches % 2:
-        raise RatingsError(f"matches must be an even integer >= 2 (half from each seat); got {matches!r}.")
+    _check(pool, matches, RPS_POLICIES, "RPSSelfPlay")
     if not isinstance(rounds, int) or rounds < 1:
         raise RatingsError(f"rounds must be an integer >= 1; got {rounds!r}.")
     pairs = list(itertools.combinations(range(len(pool)), 2))
@@ -201,17 +199,7 @@ def rps_round_robin(
             if mask.any():
                 moves[mask, p] = _rps_moves(name, state, p)[mask]
         rps_sim.play(state, moves[:, 0], moves[:, 1])
-    n = len(pool)
-    w, d, lo = (np.zeros((n, n), dtype=np.int64) for _ in range(3))
-    outcomes = []
-    for p, (i, j) in enumerate(pairs):
-        rows = state.wins[p * matches : (p + 1) * matches]
-        a_seat = np.arange(matches) % 2
-        out = np.sign(np.where(a_seat == 0, rows[:, 0] - rows[:, 1], rows[:, 1] - rows[:, 0]))
-        outcomes.append(out)
-        w[i, j] = lo[j, i] = int((out > 0).sum())
-        lo[i, j] = w[j, i] = int((out < 0).sum())
-        d[i, j] = d[j, i] = int((out == 0).sum())
-    result = _summarise(pool, pairs, outcomes, w, d, lo, matches, seed, env="benchmarkzoo/RPSSelfPlay-v0")
+    outcomes = _outcomes(state.wins, pairs, matches)
+    result = _summarise(pool, pairs, outcomes, matches, seed, env="benchmarkzoo/RPSSelfPlay-v0")
     result["rounds_per_match"] = rounds
     return result

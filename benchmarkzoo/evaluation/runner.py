@@ -36,7 +36,7 @@ from benchmarkzoo.core.seeding import derive_seed
 from benchmarkzoo.evaluation.accounting import Accounting, accounting_for
 from benchmarkzoo.evaluation.policies import Policy
 from benchmarkzoo.evaluation.suites import Task
-from benchmarkzoo.scenario_sets import CALIBRATION_SUFFIX, Split
+from benchmarkzoo.scenario_sets import Split
 
 #: Where the worlds of a task live: in one native simulator, or Gymnasium's sync / async vector envs.
 ENV_BACKENDS = ("native", "sync", "async")
@@ -201,7 +201,7 @@ class ScenarioSource:
             _SCENARIOS[key] = found
         expected = self._split.hashes.get(scenario_seed)
         # A calibration twin's hashes are recorded in the calibration record, which `check` compares.
-        if expected != found[1] and not self._split.name.endswith(CALIBRATION_SUFFIX):
+        if expected != found[1] and not self._split.is_calibration_twin:
             raise ScenarioSetError(
                 f"{self._task.scenario_set}/{self._task.split}: seed {scenario_seed} now generates "
                 f"{found[1][:12]}, the set records {str(expected)[:12]}. "
