@@ -176,7 +176,9 @@ def test_mo_gymnasium_make_and_linear_reward():
         _, reward, _, _, info = scalar.step(policy(scalar))
         vector = info["vector_reward"]
         assert vector.dtype == np.float32 and vector.shape == (2,)
-        assert reward == float(weights[0] * vector[0] + weights[1] * vector[1])
+        # LinearReward is documented as the dot product; a hand-written sum can differ by an ulp.
+        assert reward == float(np.dot(vector, weights))
+        assert reward == pytest.approx(0.7 * float(vector[0]) + 0.3 * float(vector[1]), rel=1e-12)
     assert LinearReward(mo_gym.make(ENV_ID)).w.tolist() == [1.0, 1.0]
 
 
