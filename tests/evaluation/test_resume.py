@@ -17,8 +17,10 @@ from benchmarkzoo.evaluation.protocol import ResumeError, evaluate
 from .test_determinism import raw
 from .test_faults import _command as evaluate_command
 
-#: The random policy, slowed down when BZ_SLOW is set (in the run that is killed), so it can be caught midway;
-#: it raises KeyboardInterrupt (a Ctrl-C) at its first step after the episode seeded BZ_INTERRUPT_SEED starts.
+#: The random policy, slowed down when BZ_SLOW is set (in the run that is killed), so it can be caught midway:
+#: ten times slower once the episode seeded BZ_SLOWER_SEED starts, so a loaded machine still sees the run
+#: save some episodes before it ends. It raises KeyboardInterrupt (a Ctrl-C) at its first step after the
+#: episode seeded BZ_INTERRUPT_SEED starts.
 SLOW = textwrap.dedent(
     """
     import os
@@ -30,14 +32,16 @@ SLOW = textwrap.dedent(
     class SlowRandom(RandomPolicy):
         name = "slow-random"
         interrupt = False
+        slower = False
 
         def start_episodes(self, worlds, seeds):
             self.interrupt = self.interrupt or str(os.environ.get("BZ_INTERRUPT_SEED")) in map(str, seeds)
+            self.slower = self.slower or str(os.environ.get("BZ_SLOWER_SEED")) in map(str, seeds)
             super().start_episodes(worlds, seeds)
 
         def act(self, observations, env):
             if os.environ.get("BZ_SLOW"):
-                time.sleep(0.01)
+                time.sleep(0.1 if self.slower else 0.01)
             if self.interrupt:
                 raise KeyboardInterrupt
             return super().act(observations, env)
@@ -66,7 +70,9 @@ def test_killed_run_resumes_bit_identical(setup, tmp_path, sig):
     suite, spec, reference = setup
     out = tmp_path / "results.json"
     cmd = evaluate_command(suite, spec, out)
-    proc = subprocess.Popen(cmd, env={**os.environ, "BZ_SLOW": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # From the fourth episode on (two worlds: it starts when the second ends) the run is slow enough to catch.
+    slow = {"BZ_SLOW": "1", "BZ_SLOWER_SEED": str(derive_seed(0, "maze-test", 3))}
+    proc = subprocess.Popen(cmd, env={**os.environ, **slow}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while _episodes_in(out) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
