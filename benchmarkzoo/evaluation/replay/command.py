@@ -34,8 +34,10 @@ def _outcome_line(recorded: Any, replayed: Any, policy: Any) -> str:
 
 
 def _written_line(path: Path, count: int, size: int, replayed: Any, extent: str) -> str:
-    length = replayed.outcome.length
+    length, pictures = replayed.outcome.length, len(replayed.pictures)
     which = f"every state of {length} steps" if replayed.stride == 1 else f"every {replayed.stride}th of {length} steps"
+    if count < pictures:  # Pillow merges identical consecutive GIF frames, adding their durations
+        which += f"; {pictures - count} identical to the one before merged into it"
     return f"wrote {path}: {count} frames ({which}), {extent}, {size:,} bytes"
 
 
@@ -107,12 +109,17 @@ def replay_command(
         how = "exactly" if replayed.exact else "within the continuous-action tolerance"
         click.echo(f"equals the recorded episode ({how})")
     else:
-        info = recorded.results.policy
+        info, mismatch = recorded.results.policy, replayed.mismatch
+        returns = (
+            f"return recorded {_number(recorded.episode.episode_return)}, replayed "
+            f"{_number(replayed.outcome.episode_return)}"
+        )
+        if mismatch.field != "return":
+            returns += f"; {mismatch.field} recorded {_number(mismatch.claimed)}, replayed {_number(mismatch.replayed)}"
         click.echo(
-            f"Warning: the replay differs from the recorded episode: {replayed.mismatch.field} recorded "
-            f"{_number(replayed.mismatch.claimed)}, replayed {_number(replayed.mismatch.replayed)}. The file was "
-            f"evaluated with policy {info.name!r} ({info.spec}); this replay used {policy.name!r}: another policy "
-            "(or one that is not deterministic) plays another episode from the same seed and scenario.",
+            f"Warning: the replay differs from the recorded episode ({returns}). The file was evaluated with "
+            f"policy {info.name!r} ({info.spec}); this replay used {policy.name!r}: another policy (or one that is "
+            "not deterministic) plays another episode from the same seed and scenario.",
             err=True,
         )
     if svg:

@@ -74,8 +74,9 @@ def _element(mark: Mark, animations: list[str], hidden: bool) -> str:
 def _label(mark: Mark, animations: list[str], hidden: bool) -> str:
     x, y = mark.col * CELL + CELL / 2, mark.row * CELL + CELL / 2
     visibility = ' visibility="hidden"' if hidden else ""
+    size = min(CELL / 2, round(1.7 * CELL / max(len(mark.label or ""), 1), 1))  # a long value still fits its cell
     return (
-        f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{CELL // 2}" text-anchor="middle" '
+        f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" text-anchor="middle" '
         f'dominant-baseline="central" font-family="sans-serif"{visibility}>{escape(mark.label or "")}'
         + "".join(animations)
         + "</text>"

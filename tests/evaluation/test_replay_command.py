@@ -1,0 +1,234 @@
+"""``benchmarkzoo replay``: a recorded episode played again from its seed and scenario, and written out.
+
+One tiny Maze suite is evaluated once (baseline, two episodes); every test replays from its file.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import itertools
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from benchmarkzoo import registration
+from benchmarkzoo.cli import cli
+from benchmarkzoo.envs.gridworld.maze.env import MazeEnv
+from benchmarkzoo.evaluation.protocol import evaluate
+from benchmarkzoo.evaluation.replay.capture import FrameCamera, ReplayError, SceneCamera, stride_for
+from benchmarkzoo.evaluation.replay.episode import load_recorded, replay, replay_policy
+from benchmarkzoo.evaluation.replay.svg import CELL
+from benchmarkzoo.scenario_sets import load_set
+
+SVG = "{http://www.w3.org/2000/svg}"
+SUITE = {
+    "name": "replay-v0",
+    "description": "One short Maze task for the replay tests.",
+    "tasks": [
+        {"id": "maze", "env": "benchmarkzoo/Maze-v0", "scenario_set": "gridworld/maze", "split": "test", "episodes": 2}
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory, suite_writer):
+    """``(suite YAML, results file, results)`` of the baseline on :data:`SUITE`."""
+    folder = tmp_path_factory.mktemp("replay")
+    suite = suite_writer(folder, SUITE)
+    out = folder / "baseline.json"
+    results = evaluate(suite, "baseline", num_envs=2, out=out)
+    return suite, out, results
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["replay", *args])
+
+
+def test_gif_replays_the_recorded_episode_frame_by_frame(evaluated, tmp_path):
+    suite, results_file, results = evaluated
+    episode = results.tasks[0].episodes[1]
+    out = tmp_path / "episode.gif"
+    result = run(str(results_file), "--task", "maze", "--episode", "1", "--suite", str(suite), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"return {episode.episode_return:.6g}, length {episode.length}, success True" in result.output
+    assert "equals the recorded episode (exactly)" in result.output
+    frames = episode.length + 1  # the reset state, then one per step
+    assert f"wrote {out}: {frames} frames (every state of {episode.length} steps), 264x264 px" in result.output
+    size = int(re.search(r"px, ([\d,]+) bytes", result.output).group(1).replace(",", ""))
+    assert size == out.stat().st_size
+    gif = Image.open(out)
+    assert gif.n_frames == frames and gif.size == (264, 264 + 4)  # 11x11 cells of 24 px, and the progress strip
+    assert not list(tmp_path.glob(".*.tmp"))  # written through the atomic writer
+
+
+def test_first_and_last_pictures_are_the_episodes_start_and_end(evaluated):
+    suite, results_file, _ = evaluated
+    recorded = load_recorded(results_file, "maze", 0, suite)
+    episode = recorded.episode
+    replayed = replay(recorded, replay_policy(recorded.results, None), FrameCamera(480), frames=True, max_frames=300)
+    assert replayed.mismatch is None and replayed.exact
+    assert replayed.outcome.episode_return == episode.episode_return and replayed.outcome.length == episode.length
+    assert len(replayed.pictures) == episode.length + 1
+    # The first frame is the single env's render after reset with the episode's seed and scenario.
+    scenario = load_set("gridworld/maze").split("test").make_generator().sample(episode.scenario_seed)
+    env = MazeEnv(render_mode="rgb_array")
+    env.reset(seed=episode.seed, options={"scenario": scenario})
+    np.testing.assert_array_equal(replayed.pictures[0], env.render())
+    env.close()
+    scenes = replay(recorded, replay_policy(recorded.results, None), SceneCamera(), frames=False, max_frames=300)
+    goal = next(m for m in scenes.pictures[-1].marks if m.key == "goal")
+    agent = [next(m for m in s.marks if m.key == "agent") for s in scenes.pictures]
+    assert (agent[-1].row, agent[-1].col) == (goal.row, goal.col)  # the baseline reached the goal
+    assert (agent[0].row, agent[0].col) == tuple(int(x) for x in scenario.start)
+    # one move of one cell per step
+    assert all(abs(a.row - b.row) + abs(a.col - b.col) == 1 for a, b in itertools.pairwise(agent))
+
+
+def test_svg_is_xml_with_the_agent_animated(evaluated, tmp_path):
+    suite, results_file, results = evaluated
+    episode = results.tasks[0].episodes[0]
+    out = tmp_path / "episode.svg"
+    result = run(str(results_file), "--task", "maze", "--episode", "0", "--suite", str(suite), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"{episode.length + 1} frames" in result.output and "11x11 cells" in result.output
+    text = out.read_text()
+    assert "<script" not in text and len(text.encode()) < 8_000
+    root = ET.fromstring(text)
+    agent = root.find(f".//{SVG}circle[@id='agent']")
+    goal = root.find(f".//{SVG}rect[@id='goal']")
+    moves = {a.get("attributeName"): a for a in agent.findall(f"{SVG}animate")}
+    assert set(moves) == {"cx", "cy"}
+    duration = (episode.length + 1) / MazeEnv.metadata["render_fps"]
+    assert all(a.get("dur") == f"{duration:g}s" and a.get("calcMode") == "discrete" for a in moves.values())
+    # the last position of the animation is the goal cell's centre
+    goal_x, goal_y = float(goal.get("x")) - 3, float(goal.get("y")) - 3
+    assert float(moves["cx"].get("values").split(";")[-1]) == goal_x + CELL / 2
+    assert float(moves["cy"].get("values").split(";")[-1]) == goal_y + CELL / 2
+    times = [float(t) for a in moves.values() for t in a.get("keyTimes").split(";")]
+    assert min(times) == 0 and max(times) == pytest.approx(episode.length / (episode.length + 1), abs=1e-6)
+
+
+def test_another_policy_is_reported_as_a_mismatch(evaluated, tmp_path):
+    suite, results_file, results = evaluated
+    episode = results.tasks[0].episodes[0]
+    out = tmp_path / "random.gif"
+    args = ["--task", "maze", "--episode", "0", "--suite", str(suite), "--policy", "random", "--out", str(out)]
+    result = run(str(results_file), *args)
+    assert result.exit_code == 1
+    assert "Warning: the replay differs from the recorded episode" in result.output
+    assert f"return recorded {episode.episode_return:.6g}, replayed" in result.output
+    assert "policy 'baseline' (baseline); this replay used 'random'" in result.output
+    assert out.is_file()  # the picture is still written
+
+
+def test_max_frames_keeps_every_kth_state_and_the_last(evaluated, tmp_path):
+    suite, results_file, results = evaluated
+    episode = results.tasks[0].episodes[0]
+    stride = stride_for(episode.length, 5)
+    out = tmp_path / "short.gif"
+    args = ["--task", "maze", "--episode", "0", "--suite", str(suite), "--max-frames", "5", "--out", str(out)]
+    result = run(str(results_file), *args)
+    assert result.exit_code == 0, result.output
+    count = -(-episode.length // stride) + 1
+    assert count <= 5 and Image.open(out).n_frames == count
+    assert f"{count} frames (every {stride}th of {episode.length} steps)" in result.output
+
+
+def test_a_code_policy_in_the_file_needs_policy(evaluated, tmp_path):
+    suite, results_file, _ = evaluated
+    data = json.loads(results_file.read_text())
+    data["policy"] = {"name": "mine", "kind": "callable", "spec": "mypolicy.py:act", "content_hash": "0" * 64}
+    coded = tmp_path / "coded.json"
+    coded.write_text(json.dumps(data))
+    result = run(
+        str(coded), "--task", "maze", "--episode", "0", "--suite", str(suite), "--out", str(tmp_path / "x.gif")
+    )
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "policy 'mine' is code (kind 'callable')" in result.output and "--policy mypolicy.py:act" in result.output
+    # with --policy it replays (here another policy, so the outcome differs and says so)
+    result = run(str(coded), "--task", "maze", "--episode", "0", "--suite", str(suite), "--policy", "baseline",
+                 "--out", str(tmp_path / "x.gif"))  # fmt: skip
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--task", "nope", "--episode", "0"], "has no task 'nope'; its tasks: maze. Pass one with --task."),
+        (["--task", "maze", "--episode", "2"], "records episodes 0 to 1; got --episode 2."),
+        (
+            ["--task", "maze", "--episode", "0", "--out", "e.png"],
+            "expected a file ending in .gif, .mp4, .svg; got '.png'",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(evaluated, args, expected):
+    suite, results_file, _ = evaluated
+    result = run(str(results_file), *args, "--suite", str(suite))
+    assert result.exit_code == 2, result.output
+    assert expected in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_wrong_or_missing_file_and_suite(evaluated, tmp_path):
+    suite, results_file, _ = evaluated
+    for path, reason in ((suite, "not valid JSON"), (tmp_path / "none.json", "no such file")):
+        result = run(str(path), "--task", "maze", "--episode", "0")
+        assert result.exit_code == 2 and "expected a results file written by `benchmarkzoo evaluate" in result.output
+        assert reason in result.output, result.output
+    (tmp_path / "empty.json").write_text("{}")
+    result = run(str(tmp_path / "empty.json"), "--task", "maze", "--episode", "0")
+    assert result.exit_code == 2 and "schema violation" in result.output
+    result = run(str(results_file), "--task", "maze", "--episode", "0")  # a custom suite, not given
+    assert result.exit_code == 2
+    assert "suite 'replay-v0', which is not a shipped suite; pass its YAML with --suite PATH" in result.output
+
+
+def test_env_without_rgb_array_is_refused(evaluated, monkeypatch, tmp_path):
+    suite, results_file, _ = evaluated
+    monkeypatch.setattr(MazeEnv, "metadata", {"render_modes": []})
+    result = run(
+        str(results_file), "--task", "maze", "--episode", "0", "--suite", str(suite), "--out", str(tmp_path / "a.gif")
+    )
+    assert (
+        result.exit_code == 2 and "benchmarkzoo/Maze-v0 has no rgb_array render mode (its modes: [])" in result.output
+    )
+
+
+def test_svg_only_for_grid_worlds():
+    spec = registration.spec("benchmarkzoo/Navigation-v0")
+    env = registration.make_vec(spec.id, 1)
+    with pytest.raises(ReplayError, match=r"--out \.svg draws grid worlds .*Navigation-v0 is not one"):
+        SceneCamera().aim(env, spec)
+    env.close()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("av") is not None, reason="PyAV is installed: MP4 can be written")
+def test_mp4_without_pyav_names_the_install(evaluated, tmp_path):
+    suite, results_file, _ = evaluated
+    result = run(
+        str(results_file), "--task", "maze", "--episode", "0", "--suite", str(suite), "--out", str(tmp_path / "e.mp4")
+    )
+    assert result.exit_code == 2 and "MP4 output needs PyAV" in result.output and "pip install av" in result.output
+    assert not (tmp_path / "e.mp4").exists()
+
+
+def test_gif_frame_is_the_render_it_was_made_from():
+    """The GIF's palette holds the few colours of a grid frame exactly, so a decoded frame equals its source."""
+    from benchmarkzoo.evaluation.replay.video import gif_bytes
+
+    frame = np.zeros((24, 24, 3), dtype=np.uint8)
+    frame[:12] = (214, 69, 65)
+    decoded = np.asarray(Image.open(io.BytesIO(gif_bytes([frame, frame[::-1]], 8))).convert("RGB"))
+    np.testing.assert_array_equal(decoded, frame)
+
+
+def test_listed_by_help():
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0 and re.search(r"^\s+replay\s+Replay episode K of task T", result.output, re.M)
