@@ -59,7 +59,7 @@ def test_gif_replays_the_recorded_episode_frame_by_frame(evaluated, tmp_path):
     assert f"return {episode.episode_return:.6g}, length {episode.length}, success True" in result.output
     assert "equals the recorded episode (exactly)" in result.output
     frames = episode.length + 1  # the reset state, then one per step
-    assert f"wrote {out}: {frames} frames (every state of {episode.length} steps), 264x264 px" in result.output
+    assert f"wrote {out}: {frames} frames (every state of {episode.length} steps), 264x268 px" in result.output
     size = int(re.search(r"px, ([\d,]+) bytes", result.output).group(1).replace(",", ""))
     assert size == out.stat().st_size
     gif = Image.open(out)
@@ -232,3 +232,34 @@ def test_gif_frame_is_the_render_it_was_made_from():
 def test_listed_by_help():
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0 and re.search(r"^\s+replay\s+Replay episode K of task T", result.output, re.M)
+
+
+def test_an_onnx_policy_is_rebuilt_from_its_file_when_the_hash_matches(tmp_path, suite_writer):
+    from .onnx_models import constant_model  # needs onnx (the eval extra)
+
+    model = tmp_path / "right.onnx"
+    model.write_bytes(constant_model("benchmarkzoo/Maze-v0", 1))
+    suite = suite_writer(tmp_path, {**SUITE, "tasks": [{**SUITE["tasks"][0], "episodes": 1}]})
+    results_file = tmp_path / "onnx.json"
+    evaluate(suite, f"onnx:{model}", num_envs=1, out=results_file)
+    args = ["--task", "maze", "--episode", "0", "--suite", str(suite), "--out", str(tmp_path / "o.svg")]
+    result = run(str(results_file), *args)
+    assert result.exit_code == 0, result.output
+    assert "equals the recorded episode (exactly)" in result.output
+    model.write_bytes(constant_model("benchmarkzoo/Maze-v0", 2))  # another model under the file's name
+    result = run(str(results_file), *args)
+    assert result.exit_code == 2 and "cannot rebuild the file's policy" in result.output
+    assert "Pass the model the results were made with." in result.output
+
+
+def test_mp4_with_pyav(evaluated, tmp_path):
+    av = pytest.importorskip("av", reason="MP4 output needs PyAV (pip install av)")
+    suite, results_file, results = evaluated
+    episode = results.tasks[0].episodes[1]
+    out = tmp_path / "episode.mp4"
+    result = run(str(results_file), "--task", "maze", "--episode", "1", "--suite", str(suite), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"{episode.length + 1} frames" in result.output and "264x268 px" in result.output
+    with av.open(str(out)) as container:
+        frames = [f.to_ndarray(format="rgb24") for f in container.decode(container.streams.video[0])]
+    assert len(frames) == episode.length + 1 and frames[0].shape == (268, 264, 3)

@@ -90,7 +90,7 @@ def replay_command(
     max_frames: int,
     max_side: int,
 ) -> None:
-    """Replay episode K of task T of a results file from its seed and scenario, and write it as a GIF, MP4 or SVG."""
+    """Replay episode K of task T of a results file from its seed and scenario; write it as a GIF, MP4 or SVG."""
     from benchmarkzoo.core.atomic import atomic_write_text
     from benchmarkzoo.evaluation.replay.capture import FrameCamera, SceneCamera
     from benchmarkzoo.evaluation.replay.episode import load_recorded, replay, replay_policy
@@ -129,9 +129,7 @@ def replay_command(
         height, width = replayed.pictures[0].shape
         count, size, extent = len(replayed.pictures), len(text.encode()), f"{width}x{height} cells"
     else:
-        count, size = write_video(out, replayed.pictures, replayed.fps)
-        height, width = replayed.pictures[0].shape[:2]
-        extent = f"{width}x{height} px"
+        count, size, extent = write_video(out, replayed.pictures, replayed.fps)
     click.echo(_written_line(out, count, size, replayed, extent))
     if replayed.mismatch is not None:
         sys.exit(1)

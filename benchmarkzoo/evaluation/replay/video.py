@@ -75,31 +75,32 @@ def with_progress(frame: np.ndarray, fraction: float) -> np.ndarray:
 
 
 def mp4_bytes(frames: list[np.ndarray], fps: float) -> bytes:
-    """An H.264 MP4 of ``frames``; needs PyAV (:func:`require_writer` says so)."""
+    """An H.264 MP4 of ``frames`` (even sides, as yuv420p needs); needs PyAV (:func:`require_writer` says so)."""
     import av
 
     height, width = frames[0].shape[:2]
-    even = [f[: height - height % 2, : width - width % 2] for f in frames]  # yuv420p needs even sides
     buffer = io.BytesIO()
     with av.open(buffer, mode="w", format="mp4") as container:
         stream = container.add_stream("libx264", rate=round(fps))
-        stream.width, stream.height, stream.pix_fmt = width - width % 2, height - height % 2, "yuv420p"
-        for frame in even:
+        stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+        for frame in frames:
             container.mux(stream.encode(av.VideoFrame.from_ndarray(np.ascontiguousarray(frame), format="rgb24")))
         container.mux(stream.encode(None))
     return buffer.getvalue()
 
 
-def write_video(path: Path, frames: list[np.ndarray], fps: float) -> tuple[int, int]:
+def write_video(path: Path, frames: list[np.ndarray], fps: float) -> tuple[int, int, str]:
     """Write ``frames`` with a progress strip to ``path`` (``.gif`` or ``.mp4``) atomically.
 
     Returns:
-        The frames in the file and its size in bytes. A GIF merges identical consecutive frames
-        (Pillow adds their durations), so it can hold fewer frames than were given.
+        The frames in the file, its size in bytes and its frames' ``WxH px``. A GIF merges identical
+        consecutive frames (Pillow adds their durations), so it can hold fewer frames than were given.
     """
     last = max(len(frames) - 1, 1)
     shown = [with_progress(frame, i / last) for i, frame in enumerate(frames)]
     if path.suffix.lower() == ".mp4":
+        height, width = shown[0].shape[:2]
+        shown = [f[: height - height % 2, : width - width % 2] for f in shown]  # yuv420p needs even sides
         data, count = mp4_bytes(shown, fps), len(shown)
     else:
         from PIL import Image
@@ -107,4 +108,5 @@ def write_video(path: Path, frames: list[np.ndarray], fps: float) -> tuple[int, 
         data = gif_bytes(shown, fps)
         count = getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
     atomic_write(path, data)
-    return count, len(data)
+    height, width = shown[0].shape[:2]
+    return count, len(data), f"{width}x{height} px"
