@@ -263,3 +263,18 @@ def test_mp4_with_pyav(evaluated, tmp_path):
     with av.open(str(out)) as container:
         frames = [f.to_ndarray(format="rgb24") for f in container.decode(container.streams.video[0])]
     assert len(frames) == episode.length + 1 and frames[0].shape == (268, 264, 3)
+
+
+def test_a_shipped_suite_is_found_by_name_and_another_suite_file_is_refused(
+    evaluated, monkeypatch, tmp_path, suite_writer
+):
+    suite, results_file, _ = evaluated
+    monkeypatch.setattr("benchmarkzoo.evaluation.suites.SUITES_DIR", suite.parent)  # "ship" the test suite
+    out = tmp_path / "e.svg"
+    result = run(str(results_file), "--task", "maze", "--episode", "0", "--out", str(out))
+    assert result.exit_code == 0 and "equals the recorded episode" in result.output, result.output
+    other = suite_writer(tmp_path, {**SUITE, "tasks": [{**SUITE["tasks"][0], "split": "ood"}]})
+    result = run(str(results_file), "--task", "maze", "--episode", "0", "--suite", str(other), "--out", str(out))
+    assert result.exit_code == 2
+    assert "plays benchmarkzoo/Maze-v0 on gridworld/maze:ood" in result.output
+    assert "records benchmarkzoo/Maze-v0 on gridworld/maze:test" in result.output
