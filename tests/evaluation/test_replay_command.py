@@ -23,7 +23,7 @@ from benchmarkzoo.envs.gridworld.maze.env import MazeEnv
 from benchmarkzoo.evaluation.protocol import evaluate
 from benchmarkzoo.evaluation.replay.capture import FrameCamera, ReplayError, SceneCamera, stride_for
 from benchmarkzoo.evaluation.replay.episode import load_recorded, replay, replay_policy
-from benchmarkzoo.evaluation.replay.svg import CELL
+from benchmarkzoo.evaluation.replay.svg import CELL, animated_svg
 from benchmarkzoo.scenario_sets import load_set
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -278,3 +278,71 @@ def test_a_shipped_suite_is_found_by_name_and_another_suite_file_is_refused(
     assert result.exit_code == 2
     assert "plays benchmarkzoo/Maze-v0 on gridworld/maze:ood" in result.output
     assert "records benchmarkzoo/Maze-v0 on gridworld/maze:test" in result.output
+
+
+MULTIAGENT = {
+    "name": "replay-marl-v0",
+    "description": "One episode each of two PettingZoo parallel envs.",
+    "tasks": [
+        {
+            "id": "mapf",
+            "env": "benchmarkzoo/MAPF-v0",
+            "scenario_set": "multiagent/mapf",
+            "split": "test",
+            "episodes": 1,
+        },
+        {
+            "id": "nav",
+            "env": "benchmarkzoo/Navigation-v0",
+            "scenario_set": "multiagent/navigation",
+            "split": "test",
+            "episodes": 1,
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def multiagent(tmp_path_factory, suite_writer):
+    folder = tmp_path_factory.mktemp("replay-marl")
+    suite = suite_writer(folder, MULTIAGENT)
+    out = folder / "baseline.json"
+    return suite, out, evaluate(suite, "baseline", num_envs=1, out=out)
+
+
+def test_parallel_envs_replay_with_every_agent(multiagent, tmp_path):
+    suite, results_file, results = multiagent
+    for task, suffix in (("mapf", "svg"), ("mapf", "gif"), ("nav", "gif")):
+        episode = next(t for t in results.tasks if t.id == task).episodes[0]
+        out = tmp_path / f"{task}.{suffix}"
+        result = run(str(results_file), "--task", task, "--episode", "0", "--suite", str(suite), "--out", str(out))
+        assert result.exit_code == 0, result.output
+        assert "equals the recorded episode" in result.output
+        assert f"team return {episode.team_return:.6g}" in result.output
+        assert f"{episode.length + 1} frames" in result.output
+    root = ET.parse(tmp_path / "mapf.svg").getroot()
+    agents = registration.make_parallel("benchmarkzoo/MAPF-v0").possible_agents
+    circles = root.findall(f".//{SVG}circle")
+    assert [c.get("id") for c in circles] == [f"agent_{k}" for k in range(len(agents))]
+    # the baseline brings every agent home: each leaves the grid (is hidden) when it arrives
+    for circle in circles:
+        visibility = next(a for a in circle.findall(f"{SVG}animate") if a.get("attributeName") == "visibility")
+        assert visibility.get("values") == "visible;hidden"
+    assert Image.open(tmp_path / "nav.gif").n_frames == results.tasks[1].episodes[0].length + 1
+
+
+@pytest.mark.parametrize("env_id", ["benchmarkzoo/Maze-v0", "benchmarkzoo/MazeKeys-v0", "benchmarkzoo/MO-Treasure-v0"])
+def test_every_grid_world_named_in_the_message_draws(env_id):
+    """The single-agent grid worlds the SVG documents (MAPF is replayed above): a scene of the env's own state."""
+    env = registration.make_vec(env_id, 1, vectorization_mode="vector_entry_point")
+    env.reset(seed=3)
+    camera = SceneCamera()
+    camera.aim(env, registration.spec(env_id))
+    scene = camera.take(env)
+    walls = np.asarray(scene.walls)
+    assert walls.shape == scene.shape and 0 < walls.sum() < walls.size
+    mover = scene.marks[-1]  # the agent (or submarine) is drawn last, on top
+    assert mover.shape == "circle" and not scene.walls[mover.row, mover.col]
+    root = ET.fromstring(animated_svg([scene, scene], 8, env_id))
+    assert root.find(f".//{SVG}circle[@id='{mover.key}']") is not None
+    env.close()
