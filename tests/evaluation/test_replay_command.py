@@ -71,7 +71,7 @@ def test_first_and_last_pictures_are_the_episodes_start_and_end(evaluated):
     suite, results_file, _ = evaluated
     recorded = load_recorded(results_file, "maze", 0, suite)
     episode = recorded.episode
-    replayed = replay(recorded, replay_policy(recorded.results, None), FrameCamera(480), frames=True, max_frames=300)
+    replayed = replay(recorded, replay_policy(recorded.results, None), FrameCamera(480), 300)
     assert replayed.mismatch is None and replayed.exact
     assert replayed.outcome.episode_return == episode.episode_return and replayed.outcome.length == episode.length
     assert len(replayed.pictures) == episode.length + 1
@@ -81,7 +81,7 @@ def test_first_and_last_pictures_are_the_episodes_start_and_end(evaluated):
     env.reset(seed=episode.seed, options={"scenario": scenario})
     np.testing.assert_array_equal(replayed.pictures[0], env.render())
     env.close()
-    scenes = replay(recorded, replay_policy(recorded.results, None), SceneCamera(), frames=False, max_frames=300)
+    scenes = replay(recorded, replay_policy(recorded.results, None), SceneCamera(), 300)
     goal = next(m for m in scenes.pictures[-1].marks if m.key == "goal")
     agent = [next(m for m in s.marks if m.key == "agent") for s in scenes.pictures]
     assert (agent[-1].row, agent[-1].col) == (goal.row, goal.col)  # the baseline reached the goal

@@ -30,7 +30,13 @@ class ReplayError(BenchmarkZooError, ValueError):
 
 
 class Camera(Protocol[T]):
-    """Takes a picture of world 0 of a vector env."""
+    """Takes a picture of world 0 of a vector env.
+
+    Attributes:
+        render_mode: the render mode the env must be made with for :meth:`take` (``None``: none).
+    """
+
+    render_mode: str | None = None
 
     def aim(self, env: Any, spec: registration.EnvSpec) -> None:
         """Refuse, before the episode starts, an env this camera cannot film."""
@@ -41,6 +47,8 @@ class Camera(Protocol[T]):
 
 class FrameCamera(Camera[np.ndarray]):
     """``rgb_array`` frames, shrunk so that neither side exceeds ``max_side`` pixels."""
+
+    render_mode = "rgb_array"
 
     def __init__(self, max_side: int):
         self.max_side = max_side

@@ -103,7 +103,7 @@ def replay_command(
     policy = replay_policy(recorded.results, policy_spec)
     svg = out.suffix.lower() == ".svg"
     camera: Any = SceneCamera() if svg else FrameCamera(max_side)
-    replayed = replay(recorded, policy, camera, frames=not svg, max_frames=max_frames)
+    replayed = replay(recorded, policy, camera, max_frames)
     click.echo(_outcome_line(recorded, replayed, policy))
     if replayed.mismatch is None:
         how = "exactly" if replayed.exact else "within the continuous-action tolerance"

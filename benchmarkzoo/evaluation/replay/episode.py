@@ -147,14 +147,14 @@ def replay_policy(results: Results, spec: str | None) -> Policy:
     )
 
 
-def replay(recorded: Recorded, policy: Policy, camera: Camera[Any], frames: bool, max_frames: int) -> Replayed:
+def replay(recorded: Recorded, policy: Policy, camera: Camera[Any], max_frames: int) -> Replayed:
     """Play ``recorded``'s episode again with ``policy``, filming it with ``camera``.
 
     Args:
         recorded: the episode (:func:`load_recorded`).
         policy: who acts (:func:`replay_policy`).
-        camera: a :class:`~benchmarkzoo.evaluation.replay.capture.FrameCamera` or ``SceneCamera``.
-        frames: the camera takes ``rgb_array`` frames (the env is made with that render mode).
+        camera: a :class:`~benchmarkzoo.evaluation.replay.capture.FrameCamera` or ``SceneCamera``; the
+            env is made with its ``render_mode``.
         max_frames: at most this many pictures (long episodes are pictured every few steps).
 
     Raises:
@@ -165,14 +165,15 @@ def replay(recorded: Recorded, policy: Policy, camera: Camera[Any], frames: bool
     spec = registration.spec(task.env)
     spec.require_extras()
     metadata = getattr(spec.load_entry_point(), "metadata", {})
-    if frames:
-        if "rgb_array" not in metadata.get("render_modes", ()):
+    mode = camera.render_mode
+    if mode is not None:
+        if mode not in metadata.get("render_modes", ()):
             raise ReplayError(
-                f"{spec.id} has no rgb_array render mode (its modes: {list(metadata.get('render_modes', ()))}), so "
+                f"{spec.id} has no {mode} render mode (its modes: {list(metadata.get('render_modes', ()))}), so "
                 "its episodes cannot be filmed; `benchmarkzoo leaderboard verify` checks outcomes without pictures."
             )
         # The render mode only adds pictures: the dynamics, and so the outcome, are the same without it.
-        task = task.model_copy(update={"env_kwargs": {**task.env_kwargs, "render_mode": "rgb_array"}})
+        task = task.model_copy(update={"env_kwargs": {**task.env_kwargs, "render_mode": mode}})
     stride = stride_for(episode.length, max_frames)
     film = Filming(policy, camera, stride)
     split = load_set(task.scenario_set).split(task.split)
