@@ -186,6 +186,11 @@ class _TopGroup(_Group):
             "eval",
             "Validate, add and build leaderboard submissions (results files are untrusted input).",
         ),
+        "replay": LazyCommand(
+            "benchmarkzoo.evaluation.replay.command:replay_command",
+            "eval",
+            "Replay episode K of task T of a results file from its seed and scenario; write it as a GIF, MP4 or SVG.",
+        ),
         "export-onnx": LazyCommand(
             "benchmarkzoo.adapters.onnx_export:export_onnx_command",
             "sb3",

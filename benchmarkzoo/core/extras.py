@@ -20,7 +20,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "render": ("pygame",),
     "sb3": ("stable_baselines3", "torch"),
     "rllib": ("ray", "torch"),
-    "eval": ("pydantic", "matplotlib", "jsonschema", "jinja2", "openskill"),
+    "eval": ("pydantic", "matplotlib", "jsonschema", "jinja2", "openskill", "PIL"),
 }
 
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from gymnasium import spaces
+from typing_extensions import override
 
 from benchmarkzoo import registration
 from benchmarkzoo.core.atomic import atomic_write
@@ -254,25 +255,34 @@ def resolve_policy(
     return loaded
 
 
-class _Recording(Policy):
+class RecordingPolicy(Policy):
     """A policy that also remembers the action space of the task it is set up for (exact or tolerant comparison)."""
 
     def __init__(self, inner: Policy):
         self.inner, self.name, self.kind, self.source = inner, inner.name, inner.kind, inner.source
         self.action_space: spaces.Space | None = None
 
+    @override
     def start_task(self, task_id: str) -> None:
         self.inner.start_task(task_id)
 
+    @override
     def setup(self, env: Any, spec: registration.EnvSpec) -> None:
         self.action_space = env.single_action_space
         self.inner.setup(env, spec)
 
+    @override
     def start_episodes(self, worlds: Any, seeds: list[int]) -> None:
         self.inner.start_episodes(worlds, seeds)
 
+    @override
     def act(self, observations: Any, env: Any) -> Any:
         return self.inner.act(observations, env)
+
+
+def replay_backend(spec: registration.EnvSpec) -> str:
+    """Where episodes of ``spec`` replay: its native vector env if any (multi-agent kinds have only it), else sync."""
+    return "native" if spec.has_native_vector or spec.kind in ("parallel", "moma") else "sync"
 
 
 def discrete(space: spaces.Space) -> bool:
@@ -327,7 +337,7 @@ def verify_results(
     """
     digest = content_digest(results)
     suite = load_suite(suite_path(results.suite))
-    recording = _Recording(policy)
+    recording = RecordingPolicy(policy)
     found = Verification(
         submission_sha256=digest,
         policy_kind=results.policy.kind,
@@ -339,8 +349,7 @@ def verify_results(
         split = load_set(task.scenario_set).split(task.split)
         plans = plan_episodes(task, results.protocol_seed, list(split.seeds))
         chosen = select_episodes(digest, task.id, len(plans), episodes)
-        spec = registration.spec(task.env)
-        backend = "native" if spec.has_native_vector or spec.kind in ("parallel", "moma") else "sync"
+        backend = replay_backend(registration.spec(task.env))
         try:
             outcomes = run_episodes(task, split, [plans[i] for i in chosen], recording, backend, num_envs)
         except TaskFailedError as error:
@@ -455,13 +464,16 @@ __all__ = [
     "CONTINUOUS_TOLERANCE",
     "DEFAULT_EPISODES",
     "Mismatch",
+    "RecordingPolicy",
     "ReplayMismatchError",
     "Verification",
     "VerifyError",
     "add_verified",
     "compare",
     "content_digest",
+    "discrete",
     "read_record",
+    "replay_backend",
     "resolve_policy",
     "select_episodes",
     "verify_file",
