@@ -541,3 +541,19 @@ register(
     scenario_sets=("multiagent/fighting-duel", "multiagent/fighting-duel-bots"),
     outcome_bounds=f"{_FIGHTING}.bounds:bounds",
 )
+
+register_generator("fighting/ladder", f"{_FIGHTING}.generator:LadderGenerator")
+
+register(
+    "benchmarkzoo/FightingLadder-v0",
+    kind="single",
+    family="multiagent",
+    entry_point=f"{_FIGHTING}.ladder_env:FightingLadderEnv",
+    vector_entry_point=f"{_FIGHTING}.ladder_env:FightingLadderVectorEnv",
+    max_episode_steps=4000,
+    kwargs={"generator": "fighting/ladder"},
+    description="FightingDuel's seat 0 up the ladder of ten scripted bots: win a match to face the next.",
+    baseline=f"{_FIGHTING}.bots:BotPolicy",
+    scenario_sets=("multiagent/fighting-ladder",),
+    outcome_bounds=f"{_FIGHTING}.bounds:ladder_bounds",
+)

@@ -54,8 +54,14 @@ def short_episodes(env_spec: EnvSpec) -> tuple[int | None, dict]:
     return None, {}
 
 
+#: Envs whose random-policy episodes outlast the shorter rollouts (the async check's 300 steps):
+#: a FightingLadder run is a match per rung, and a random policy wins the first (the passive bot)
+#: on time, 240 steps, so its runs end after 300 to 700 steps.
+LONG_EPISODES = {"benchmarkzoo/FightingLadder-v0": 1000}
+
+
 def steps_for(env_spec: EnvSpec, default: int = 1000) -> int:
-    return HEAVY_STEPS.get(env_spec.family, default)
+    return LONG_EPISODES.get(env_spec.id, HEAVY_STEPS.get(env_spec.family, default))
 
 
 def worlds_for(env_spec: EnvSpec, default: int) -> int:

@@ -189,3 +189,12 @@ def test_merge_info_full_mask_copies_and_partial_mask_zero_fills():
     merge_info(partial, part, np.ones(3, dtype=bool))  # an existing key under a full mask: written in place
     assert partial["x"].tolist() == part["x"].tolist() and partial["_x"].all()
     assert merge_info({}, part, np.zeros(3, dtype=bool)) == {}
+
+
+def test_merge_info_leaves_none_in_the_unreported_worlds_of_an_object_info():
+    from benchmarkzoo.vector.base import merge_info
+
+    names = np.array(["passive", "masher", "zoner"], dtype=object)
+    partial = merge_info({}, {"opponent": names}, np.array([False, True, False]))
+    assert partial["opponent"].tolist() == [None, "masher", None]  # SyncVectorEnv's blanks (not 0)
+    assert partial["opponent"].dtype == object and partial["_opponent"].tolist() == [False, True, False]

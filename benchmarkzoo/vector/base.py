@@ -37,7 +37,7 @@ def world_slice(tree: Any, index: int | np.integer) -> Any:
 def merge_info(infos: dict[str, Any], part: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
     """Write the ``mask``-ed worlds of ``part`` (dict of ``(B, ...)`` arrays) into ``infos`` with ``_key`` masks.
 
-    Entries of worlds outside every mask stay zero, as in ``SyncVectorEnv``; a key no masked
+    Entries of worlds outside every mask stay zero (``None`` in object arrays), as in ``SyncVectorEnv``; a key no masked
     world reports is left out, as ``SyncVectorEnv`` leaves it out. A new key under a mask that
     selects every world is a plain copy of ``value`` (a masked write costs ten copies).
     """
@@ -52,8 +52,8 @@ def merge_info(infos: dict[str, Any], part: dict[str, Any], mask: np.ndarray) ->
             infos[key] = value.copy(order="K")
             infos[f"_{key}"] = np.ones(mask.shape, dtype=bool)
             continue
-        if key not in infos:
-            infos[key] = np.zeros_like(value)
+        if key not in infos:  # SyncVectorEnv's blanks: zeros, or None in an object array (names, say)
+            infos[key] = np.full_like(value, None) if value.dtype == object else np.zeros_like(value)
             infos[f"_{key}"] = np.zeros(mask.shape, dtype=bool)
         infos[key][mask] = value[mask]
         infos[f"_{key}"] |= mask

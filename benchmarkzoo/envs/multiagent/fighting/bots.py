@@ -250,7 +250,7 @@ class BotPolicy:
 
     Works on :class:`~benchmarkzoo.envs.multiagent.fighting.env.FightingDuelEnv` (returns an action
     dict for ``env.agents``) and its native vector form (returns ``(B, N)`` int64): every learner
-    seat plays the bot.
+    seat plays the bot; and on FightingLadder-v0's views, seat 0 (an int; ``(B,)`` int64).
 
     Args:
         name: a name of :data:`BOTS` (default ``"champion"``, the strongest).
@@ -261,9 +261,12 @@ class BotPolicy:
             raise ValueError(f"name must be one of {list(BOTS)}; got {name!r}.")
         self.name = name
 
-    def __call__(self, env: Any) -> dict[str, int] | np.ndarray:
+    def __call__(self, env: Any) -> dict[str, int] | int | np.ndarray:
         """The actions for ``env``'s current state."""
         env = getattr(env, "unwrapped", env)
+        if not hasattr(env, "possible_agents"):  # FightingLadder-v0 (a single-agent view): the bot is seat 0
+            seat0 = act(self.name, env.state, 0)  # (B,)
+            return seat0 if hasattr(env, "num_envs") else int(seat0[0])
         seats = range(len(env.possible_agents))
         actions = np.stack([act(self.name, env.sim_state, p) for p in seats], axis=1)  # (B, N)
         if hasattr(env, "num_envs"):

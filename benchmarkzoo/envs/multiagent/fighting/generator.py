@@ -3,12 +3,13 @@
 A scenario names the two characters, the stage, the starting gap and offset, the meter both
 start with, and, for the scored form, the scripted bot in seat 1 with the seed of its random
 stream. Stages differ in width: a narrow stage corners a zoner, a wide one lets it keep away.
+A :class:`LadderScenario` (``FightingLadder-v0``) is a run of such matches, one per rung.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from typing_extensions import override
@@ -191,3 +192,97 @@ class FightingGenerator(Generator):
         opponent = None if self.opponents is None else self.opponents[int(rng.integers(len(self.opponents)))]
         seed = int(rng.integers(MAX_SEED))
         return FightingScenario(pair, stage, gap, offset, meter, opponent, seed)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class LadderScenario(Scenario):
+    """A run up the ladder: one match per rung, weakest opponent first (``FightingLadder-v0``).
+
+    Attributes:
+        matches: the rungs' matches, each a :class:`FightingScenario` with its ``opponent`` (the
+            rung's bot) set; rung ``r`` plays ``matches[r]``.
+    """
+
+    kind = "fighting-ladder"
+
+    matches: tuple[FightingScenario, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "matches", tuple(self.matches))
+        if not self.matches or any(not isinstance(m, FightingScenario) or m.opponent is None for m in self.matches):
+            raise ScenarioError(
+                "LadderScenario.matches must be a non-empty sequence of FightingScenarios, each with its rung's bot "
+                f"as opponent (e.g. (FightingScenario(opponent='passive'),)); got {self.matches!r:.120}."
+            )
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The rungs' bots, in order."""
+        return tuple(str(m.opponent) for m in self.matches)
+
+    # A match is a scenario of its own, and Scenario fields are plain values: the canonical form
+    # nests each match's canonical form (kind included), so its hash covers every field of every rung.
+    @override
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "fields": {"matches": [m.to_dict() for m in self.matches]}}
+
+    @override
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LadderScenario:
+        if not isinstance(data, dict) or data.get("kind") != cls.kind:
+            got = data.get("kind") if isinstance(data, dict) else data
+            raise ScenarioError(
+                f"LadderScenario.from_dict expects kind {cls.kind!r}; got {got!r:.80}. Load the scenario with the "
+                "env it was generated for."
+            )
+        matches = data.get("fields", {}).get("matches")
+        if set(data.get("fields", {})) != {"matches"} or not isinstance(matches, list):
+            raise ScenarioError(f"LadderScenario has one field, 'matches' (a list); the data has {data!r:.120}.")
+        return cls(tuple(cast(FightingScenario, FightingScenario.from_dict(m)) for m in matches))
+
+
+#: The arguments of :class:`FightingGenerator` a ladder's matches are drawn with (all but ``opponents``).
+MATCH_ARGUMENTS = ("characters", "stages", "pairs", "max_offset", "max_meter")
+
+
+class LadderGenerator(Generator):
+    """Draws a run up the ladder: one match per bot of ``bots``, each drawn as FightingDuel's are.
+
+    Rung ``r``'s match is a draw of a :class:`FightingGenerator` made with ``match`` (characters,
+    stage, start, meter and the bot's random seed), with ``bots[r]`` as its opponent; rungs are
+    drawn in order from the one ``rng``.
+
+    Args:
+        bots: the ladder, lowest rung first: distinct names of :data:`~.bots.BOTS` in any order
+            (default all of them, in the measured order).
+        **match: :class:`FightingGenerator`'s arguments (``characters``, ``stages``, ``pairs``,
+            ``max_offset``, ``max_meter``); ``opponents`` is not one (the ladder's are ``bots``).
+    """
+
+    scenario_type = LadderScenario
+
+    def __init__(self, bots: list[str] | None = None, **match: Any):
+        from benchmarkzoo.envs.multiagent.fighting.bots import BOTS
+
+        if "opponents" in match:
+            raise GeneratorArgumentError(
+                f"the ladder's opponents are its bots, rung by rung; got opponents={match['opponents']!r}. "
+                "Pass bots=[...] (lowest rung first) instead."
+            )
+        unknown = sorted(set(match) - set(MATCH_ARGUMENTS))
+        if unknown:
+            raise GeneratorArgumentError(
+                f"LadderGenerator got unknown argument(s) {unknown}; it takes bots and {list(MATCH_ARGUMENTS)}."
+            )
+        self.match = FightingGenerator(**match)
+        self.bots = FightingGenerator._names("bots", bots, BOTS, BOTS)
+
+    @override
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        match = {k: v for k, v in self.match.kwargs.items() if k != "opponents"}
+        return {"bots": list(self.bots), **match}
+
+    @override
+    def __call__(self, rng: np.random.Generator) -> LadderScenario:
+        return LadderScenario(tuple(dataclasses.replace(self.match(rng), opponent=bot) for bot in self.bots))
