@@ -184,7 +184,7 @@ def read_ratings(path: str | Path) -> RatingsFile:
     except OSError as error:
         raise RatingsFileError(f"ratings file {path} cannot be read ({error.strerror}); {remedy}.") from error
     except SubmissionError as error:
-        raise RatingsFileError(f"ratings file {path} is {str(error).rstrip('.')}; {remedy}.") from error
+        raise RatingsFileError(f"ratings file {path}: {str(error).rstrip('.')}; {remedy}.") from error
     try:
         return RatingsFile.model_validate(data)
     except ValidationError as error:
