@@ -74,6 +74,10 @@ leaderboard: install
 	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-ppo-single-agent.json --reference --verify \
 	    --policy leaderboard/policies/ppo-single-agent || exit 1; \
 	done
+	# the ratings page's data: seeded round robins of the competitive envs' scripted policies (the page shows
+	# each command; tests/leaderboard/test_site_ratings.py holds these lines to the committed files)
+	$(BIN)/benchmarkzoo ratings --policies passive,masher,jumper,zoner,mixer,rushdown,anti_air,punisher,blocker,champion,random --matches 40 --seed 0 --out leaderboard/ratings/fighting.json
+	$(BIN)/benchmarkzoo ratings --env rps --rounds 100 --policies rock,cycle,random,frequency,baseline --matches 40 --seed 0 --out leaderboard/ratings/rps.json
 	$(BIN)/benchmarkzoo leaderboard build
 
 lint: install

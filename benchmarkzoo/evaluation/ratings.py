@@ -146,7 +146,14 @@ def _summarise(pool, pairs, outcomes, matches, seed, env) -> dict[str, Any]:
 
 
 def write_json(result: dict[str, Any], path) -> None:
-    """Write ``result`` atomically (a reader never sees half a file)."""
+    """Write ``result`` atomically (a reader never sees half a file), once it validates as a ratings file.
+
+    Validating here means the site (:func:`~benchmarkzoo.evaluation.ratings_file.read_ratings`)
+    accepts every file this writes.
+    """
+    from benchmarkzoo.evaluation.ratings_file import RatingsFile  # it imports this module
+
+    RatingsFile.model_validate(result)
     atomic_write_text(path, json.dumps(result, indent=2) + "\n")
 
 

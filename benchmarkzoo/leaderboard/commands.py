@@ -113,15 +113,20 @@ def add_command(
 @leaderboard_group.command("build")
 @_ROOT
 def build_command(root: Path) -> None:
-    """Rank every valid submission per suite; write ROOT/leaderboard.json and the static site ROOT/site."""
+    """Rank every valid submission per suite; write ROOT/leaderboard.json and the static site ROOT/site.
+
+    The site has a ratings page when ROOT/ratings/ holds `benchmarkzoo ratings --out` files.
+    """
+    from benchmarkzoo.leaderboard.site.builder import load_ratings
     from benchmarkzoo.leaderboard.site.commands import write_collection_site
     from benchmarkzoo.leaderboard.store import collect, write_board
 
+    ratings = load_ratings(root)  # a bad ratings file stops the build before anything is written
     collection = collect(root)  # one list of accepted entries for the JSON and the site
     for reason in collection.refused:
         click.echo(f"skipped {reason}", err=True)
     click.echo(f"wrote {write_board(root, collection)}")
-    write_collection_site(root, collection)
+    write_collection_site(root, collection, ratings)
 
 
 @leaderboard_group.command("compare")

@@ -86,5 +86,25 @@ def hostile_board(root: Path) -> tuple[dict[str, Any], dict[str, Results]]:
     return board, submissions
 
 
+#: The committed leaderboard folder.
+COMMITTED = Path(__file__).resolve().parents[2] / "leaderboard"
+#: The committed suite whose tasks play both rated envs (FightingDuel-v0 and RPSSelfPlay-v0).
+COMPETITIVE = "competitive-v2"
+
+
+def competitive_site(out: Path, with_ratings: bool = True) -> Path:
+    """The site of the committed competitive-v2 entries, with the committed ``leaderboard/ratings/`` files or none.
+
+    The entries are read, not validated again (test_committed does that); returns the site folder.
+    """
+    from benchmarkzoo.leaderboard.site import build_site
+    from benchmarkzoo.leaderboard.site.builder import load_ratings
+
+    suites = {COMPETITIVE: board_json(COMMITTED)["suites"][COMPETITIVE]}
+    submissions = {e["submission"]: Results.read(COMMITTED / e["submission"]) for e in suites[COMPETITIVE]["entries"]}
+    ratings = load_ratings(COMMITTED) if with_ratings else []
+    return build_site({"suites": suites}, submissions, out, ratings).parent
+
+
 def board_json(root: Path) -> dict[str, Any]:
     return json.loads((root / "leaderboard.json").read_text())

@@ -116,6 +116,7 @@ def _suite_of(hostile: str) -> dict:
         "improvement": None,
         "pairs": [],
         "task_hrefs": {"t-test": "s/tasks/t-test.html", "t-ood": "s/tasks/t-ood.html"},
+        "ratings": [],
         "generalization": {
             "href": "s/generalization.html",
             "plot": "s/generalization.svg",
@@ -134,7 +135,7 @@ def _suite_of(hostile: str) -> dict:
 def _pages(suite: dict) -> str:
     """Every page that shows a suite's submitter-controlled strings, rendered from ``suite``."""
     return (
-        render("index.html", root="", suites=[suite])
+        render("index.html", root="", suites=[suite], ratings=None)
         + render("suite.html", root="../", suite=suite)
         + render("generalization.html", root="../", suite=suite)
     )

@@ -18,6 +18,7 @@ import pytest
 from benchmarkzoo.leaderboard.site import build_site, build_site_from_root, serve
 
 from .site_data import (
+    COMMITTED,
     HOSTILE_SUITE,
     IMG_KIND,
     LONG,
@@ -25,6 +26,7 @@ from .site_data import (
     QUOTES,
     SCRIPT_NAME,
     board_json,
+    competitive_site,
     hostile_board,
     mo_results,
     real_board,
@@ -236,4 +238,51 @@ def test_hostile_submissions_are_shown_inert(sites, page):
     page.locator("h2 a", has_text=HOSTILE_SUITE).click()
     _assert_inert(page)
     assert page.locator("h1").inner_text() == HOSTILE_SUITE
+    assert page.events == []
+
+
+@pytest.fixture(scope="module")
+def ratings_site(tmp_path_factory):
+    """The committed competitive-v2 entries with the committed ratings files: its index page."""
+    return competitive_site(tmp_path_factory.mktemp("ratings") / "site") / "index.html"
+
+
+def test_ratings_page_renders_its_tables_and_a_visible_heat_map(ratings_site, page):
+    fighting = json.loads((COMMITTED / "ratings" / "fighting.json").read_text())
+    page.goto(ratings_site.as_uri())
+    page.click("section.ratings-link h2 a")
+    assert page.url.endswith("/ratings.html")
+    assert page.locator("h1").inner_text() == "Ratings of the competitive envs"
+    section = page.locator("section#fighting")
+    rows = section.locator("table.ratings-table tr.rating")
+    assert rows.count() == len(fighting["ratings"]) == 11
+    for k, rating in enumerate(fighting["ratings"]):
+        assert rows.nth(k).locator("td.policy").inner_text() == rating["policy"]
+        assert rows.nth(k).locator("td.mu").inner_text() == f"{rating['mu']:.2f}"
+        assert rows.nth(k).locator("td.conservative").inner_text() == f"{rating['ci'][0]:.2f}"
+    heat_map = section.locator("figure img[src='ratings.fighting.svg']")
+    assert heat_map.is_visible() and _images_loaded(page)
+    heat_map.scroll_into_view_if_needed()
+    box = heat_map.bounding_box()
+    assert box["width"] > 400 and box["height"] > 300  # drawn at a readable size, inside the window
+    assert heat_map.evaluate("img => img.naturalWidth > 400")
+    top, second = (r["policy"] for r in fighting["ratings"][:2])
+    cell = section.locator(f"table.win-matrix tr[data-policy='{top}'] td[data-opponent='{second}']")
+    rate, (low, high) = fighting["win_rate"][top][second]["rate"], fighting["win_rate"][top][second]["ci"]
+    assert cell.inner_text() == f"{rate:.2f}"
+    assert f"95% Wilson interval [{low:.3f}, {high:.3f}]" in cell.get_attribute("title")
+    assert section.locator("table.win-matrix td.pairing").count() == 11 * 10
+    assert page.locator("section#rps figure img").is_visible()
+    assert page.evaluate("document.scripts.length") == 0
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.events == []
+
+
+def test_competitive_suite_page_links_to_its_envs_ratings(ratings_site, page):
+    page.goto(ratings_site.with_name("competitive-v2").joinpath("index.html").as_uri())
+    page.click("a.ratings >> text=FightingDuel-v0")
+    assert page.url.endswith("/ratings.html#fighting")
+    assert page.locator("section#fighting h2").is_visible()
+    page.click("section#fighting a.suite-link >> text=competitive-v2")
+    assert page.url.endswith("/competitive-v2/index.html")
     assert page.events == []

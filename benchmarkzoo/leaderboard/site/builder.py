@@ -9,6 +9,8 @@ Layout of the site (every link relative, so it works from ``file://`` and any st
     <suite>/tasks/<task>.html          per-episode distributions, success rates, domain metrics
     <suite>/submissions/<entry>.html   provenance; <entry>.json is the submission as validated
     <suite>/plots/*.svg
+    ratings.html                       competitive envs' round robins (from ROOT/ratings/*.json, when there are any)
+    ratings.<env>.svg                  their win-rate heat maps (dotted names: no suite's folder can be one)
 
 File names are slugs made by the builder (never a submission's text), the numbers of the ranking
 come from leaderboard JSON, and nothing depends on the clock or absolute paths: the same inputs
@@ -17,20 +19,21 @@ give the same bytes.
 This module orchestrates; each page's data and plots come from its own module: ``suite_view``
 (the overview and its suite-level plots), ``task_view`` (a task's table and distributions),
 ``mo_view`` (a multi-objective task's Pareto plots), ``generalization_view`` (train, test and ood side by
-side), with ``files`` for slugs and writes.
+side), ``ratings_view`` (the ratings page of the competitive envs), with ``files`` for slugs and writes.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.leaderboard.site.files import slug, write
 from benchmarkzoo.leaderboard.site.generalization_view import generalization_view
+from benchmarkzoo.leaderboard.site.ratings_view import RatingsSource, links, load_ratings, ratings_view
 from benchmarkzoo.leaderboard.site.suite_view import entry_view, suite_meta, suite_plots
 from benchmarkzoo.leaderboard.site.task_view import task_view
 from benchmarkzoo.leaderboard.site.templating import environment
@@ -38,7 +41,7 @@ from benchmarkzoo.leaderboard.store import safe_folder
 from benchmarkzoo.leaderboard.text import shown
 from benchmarkzoo.leaderboard.validate import SubmissionError, read_bytes, validate_file
 
-__all__ = ["MARKER", "SITE_DIR", "build_site", "build_site_from_root", "load_board", "slug"]
+__all__ = ["MARKER", "SITE_DIR", "build_site", "build_site_from_root", "load_board", "load_ratings", "slug"]
 
 SITE_DIR = "site"
 #: Written into every built site, so a rebuild only ever replaces a folder this module made.
@@ -46,23 +49,33 @@ MARKER = ".benchmarkzoo-site"
 STATIC = Path(__file__).parent / "static"
 
 
-def build_site(board: Mapping[str, Any], submissions: Mapping[str, Results], out: str | Path) -> Path:
+def build_site(
+    board: Mapping[str, Any],
+    submissions: Mapping[str, Results],
+    out: str | Path,
+    ratings: Sequence[RatingsSource] = (),
+) -> Path:
     """Write the site for ``board`` (leaderboard JSON) into ``out``; returns the path of its index page.
 
     Args:
         board: the parsed ``leaderboard.json``; entries whose submission is not in ``submissions`` are left out.
         submissions: parsed results by the entry's ``submission`` path (as in leaderboard JSON).
         out: the site folder; replaced as a whole, but only if it is empty or a site this function wrote.
+        ratings: round robins of competitive envs (:func:`load_ratings`); none, no ratings page.
     """
     out = Path(out).parent.resolve() / Path(out).name  # the folder itself is never followed if it is a link
     tmp = _building_folder(out)
     env = environment()
     suites = []
     for suite_name, suite in sorted(board.get("suites", {}).items()):
-        view = _suite_view(suite_name, suite, submissions, tmp)
-        suites.append(view)
+        suites.append(_suite_view(suite_name, suite, submissions, tmp))
+    page = ratings_view(ratings, suites, tmp)
+    for view in suites:
+        view["ratings"] = links(page, view["envs"])
         _write_suite_pages(env, view, tmp)
-    write(tmp / "index.html", env.get_template("index.html").render(root="", suites=suites))
+    if page is not None:
+        write(tmp / page["href"], env.get_template("ratings.html").render(root="", ratings=page))
+    write(tmp / "index.html", env.get_template("index.html").render(root="", suites=suites, ratings=page))
     for asset in ("style.css", "favicon.svg"):
         write(tmp / "static" / asset, (STATIC / asset).read_bytes())
     write(tmp / MARKER, "Built by `benchmarkzoo leaderboard build`; replaced by every build.\n")
@@ -100,6 +113,7 @@ def _suite_view(suite_name: str, suite: Mapping[str, Any], submissions: Mapping[
         "href": f"{suite_slug}/index.html",
         "description": meta["description"],
         "entries": entries,
+        "envs": sorted({t.env_id for e in entries for t in e["results"].tasks}),
     }
     view["tasks"] = [task_view(t, suite_slug, entries, tmp) for t in meta["tasks"]]
     view["task_hrefs"] = {t["id"]: t["href"] for t in view["tasks"]}
@@ -181,15 +195,17 @@ def load_board(root: str | Path) -> tuple[dict[str, Any], dict[str, Results], li
 def build_site_from_root(root: str | Path = "leaderboard", out: str | Path | None = None) -> tuple[Path, list[str]]:
     """Build ``root/site`` (or ``out``) from ``root/leaderboard.json``; returns the index page and the refusals.
 
-    The site lists what leaderboard JSON lists, or is not built: if an entry no longer validates
+    The ratings page comes from ``root/ratings/*.json`` (:func:`load_ratings`), read first. The
+    site lists what leaderboard JSON lists, or is not built: if an entry no longer validates
     (edited after ``build``), this raises :class:`SubmissionError` and the old site stays; ``build``
     re-ranks without it.
     """
     root = Path(root)
+    ratings = load_ratings(root)  # before anything is built: a bad ratings file stops the build
     board, submissions, refused = load_board(root)
     if refused:
         raise SubmissionError(
             f"leaderboard.json lists {len(refused)} entr{'y' if len(refused) == 1 else 'ies'} that no longer "
             f"validate ({'; '.join(refused)}); run `benchmarkzoo leaderboard build` to rank without them."
         )
-    return build_site(board, submissions, out if out is not None else root / SITE_DIR), refused
+    return build_site(board, submissions, out if out is not None else root / SITE_DIR, ratings), refused

@@ -37,12 +37,16 @@ def write_site(root: Path) -> Path:
     return index
 
 
-def write_collection_site(root: Path, collection) -> Path:
-    """Build ``root/site`` from the entries ``leaderboard build`` just ranked (a :class:`~..store.Collection`)."""
-    from benchmarkzoo.leaderboard.site.builder import SITE_DIR, build_site
+def write_collection_site(root: Path, collection, ratings=None) -> Path:
+    """Build ``root/site`` from the entries ``leaderboard build`` just ranked (a :class:`~..store.Collection`).
+
+    ``ratings`` are ``root/ratings/``'s files as :func:`~.builder.load_ratings` read them (read here if ``None``).
+    """
+    from benchmarkzoo.leaderboard.site.builder import SITE_DIR, build_site, load_ratings
 
     try:
-        index = build_site(collection.board, collection.submissions, root / SITE_DIR)
+        ratings = load_ratings(root) if ratings is None else ratings
+        index = build_site(collection.board, collection.submissions, root / SITE_DIR, ratings)
     except FileExistsError as error:
         raise SiteError(str(error)) from error
     click.echo(f"wrote site {index}")
@@ -52,7 +56,7 @@ def write_collection_site(root: Path, collection) -> Path:
 @click.command("site")
 @_ROOT
 def site_command(root: Path) -> None:
-    """Build the static site ROOT/site from ROOT/leaderboard.json (as `build` does after the JSON)."""
+    """Build the static site ROOT/site from ROOT/leaderboard.json and ROOT/ratings/ (as `build` does after the JSON)."""
     write_site(root)
 
 
