@@ -21,8 +21,6 @@ CALIBRATED_TASKS = [(name, task.id) for name in CALIBRATED for task in SUITES[na
 
 
 def test_there_are_v1_suites():
-    # traffic-v1 is calibrated but waits in suites/pending/ (suites/pending/README.md says why); it joins this set
-    # when it ships.
     shipped = {
         "single-agent-v1",
         "generalization-v1",
@@ -33,8 +31,11 @@ def test_there_are_v1_suites():
         "mo-v2",
         "competitive-v1",
         "competitive-v2",
+        "competitive-v3",
+        "robotics-v1",
+        "traffic-v1",
     }
-    assert shipped | {"robotics-v1"} <= set(CALIBRATED)
+    assert shipped <= set(CALIBRATED)
 
 
 def test_robotics_v1_scores_every_panda_id():
@@ -83,16 +84,14 @@ def test_references_are_measured_out_of_sample_and_recorded(name, task_id):
             assert leaderboard_hashes.isdisjoint(policy.scenario_hashes), f"{name}/{task_id}: a scenario repeats"
 
 
-def test_every_registered_env_with_a_baseline_is_in_a_suite():
-    """Derived from the registry, no exclusion list: an env with a baseline can be calibrated, so a suite
-    scores it (shipped, or calibrated and waiting in suites/pending/). RPSSelfPlay-v0 is scored by its
-    seat 0 against a population bot (competitive-v1's rps-self-play-test)."""
-    from benchmarkzoo.evaluation.suites import SUITES_DIR
+def test_every_registered_env_is_in_a_shipped_suite():
+    """Derived from the registry, no exclusion list: every env id reaches a leaderboard through a shipped
+    suite. RPSSelfPlay-v0 is scored by its seat 0 against a population bot (competitive-v1's
+    rps-self-play-test), FightingDuel-v0 by its seat 0 against the ladder bots (competitive-v2)."""
     from benchmarkzoo.registration import list_envs
 
-    pending = [load_suite(path) for path in sorted((SUITES_DIR / "pending").glob("*.yaml"))]
-    scored = {task.env for suite in [*SUITES.values(), *pending] for task in suite.tasks}
-    calibratable = {spec.id for spec in list_envs() if spec.baseline is not None}
-    assert sorted(calibratable - scored) == []
+    scored = {task.env for suite in SUITES.values() for task in suite.tasks}
+    assert sorted({spec.id for spec in list_envs()} - scored) == []
     assert "benchmarkzoo/RPSSelfPlay-v0" in {task.env for task in SUITES["competitive-v1"].tasks}
     assert "benchmarkzoo/FightingDuel-v0" in {task.env for task in SUITES["competitive-v2"].tasks}
+    assert "benchmarkzoo/FightingLadder-v0" in {task.env for task in SUITES["competitive-v3"].tasks}
