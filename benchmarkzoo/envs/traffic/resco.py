@@ -53,6 +53,7 @@ from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generators import TrafficGenerator
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.scenario import NET_NAME, ROUTES_NAME, TrafficScenario, file_scenario
 from benchmarkzoo.generators.base import Generator
 
@@ -308,7 +309,7 @@ class TrafficRESCOEnv(TrafficGridEnv):
     * v0: Initial version.
     """
 
-    metadata = {"name": "traffic_resco_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "traffic_resco_v0", **RENDER_METADATA, "is_parallelizable": True}
     config_type = RESCOConfig
 
 

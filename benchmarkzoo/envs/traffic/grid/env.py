@@ -13,6 +13,7 @@ from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.generators import TrafficGenerator
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.generators.base import Generator
@@ -209,7 +210,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     >>> env.close()
     """
 
-    metadata = {"name": "traffic_grid_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "traffic_grid_v0", **RENDER_METADATA, "is_parallelizable": True}
     pickled_attributes = ("agents", "num_steps")
     config_type = TrafficGridConfig
     config: TrafficGridConfig
@@ -254,6 +255,8 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
         truncations = {agent: ended for agent in self.agents}
         if ended:
             self.agents = []
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     def _rewards(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from benchmarkzoo.core.config import EnvConfig
 from benchmarkzoo.core.errors import IllegalActionError, ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, RoutingScenario
@@ -259,7 +260,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     >>> env.close()
     """
 
-    metadata = {"name": "routing_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "routing_v0", **RENDER_METADATA, "is_parallelizable": True}
+    render_agents = sim.AGENT_PREFIX
     scenario_type = RoutingScenario
     pickled_attributes = ("agents", "num_steps")
     config_type = RoutingConfig
@@ -298,6 +300,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         m = self._measurement
         deciding, _ = sim.status(scenario, m)
         observations = self._observations_by_index(np.arange(len(self.possible_agents)))
+        if self.render_mode == "human":
+            self.render()
         return observations, {
             a: agent_info(scenario, m, self._masks, deciding, i) for i, a in enumerate(self.possible_agents)
         }
@@ -345,6 +349,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
                 info.update(metrics)
             infos[agent] = info
         truncations = self._end_step(list(self.agents), terminations, truncate)
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:

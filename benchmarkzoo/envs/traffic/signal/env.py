@@ -13,6 +13,7 @@ from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.generators import SingleIntersectionGenerator
 from benchmarkzoo.envs.traffic.networks import signal_shapes
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.envs.view import SingleAgentEnvView
@@ -147,7 +148,7 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     >>> env.close()
     """
 
-    metadata = {"render_modes": []}
+    metadata = {**RENDER_METADATA}
     config_type = TrafficSignalConfig
     config: TrafficSignalConfig
     rng_attribute = "_np_random"
