@@ -127,6 +127,8 @@ class TrafficRenderer(PygameCanvas):
         for outline in geometry.junctions:
             pg.draw.polygon(background, JUNCTION, view.pixels(outline).tolist())
         for shape, width in zip(geometry.lanes, geometry.lane_width.tolist()):
+            if width * view.scale >= 3:  # a one-pixel gap between neighbouring lanes, where they are wide enough
+                width -= 1 / view.scale
             along = np.diff(shape, axis=0)  # (K-1, 2)
             length = np.maximum(np.hypot(along[:, 0], along[:, 1]), 1e-9)[:, None]
             side = np.stack([-along[:, 1], along[:, 0]], axis=1) / length * (width / 2)

@@ -269,7 +269,9 @@ class TrafficRESCOEnv(TrafficGridEnv):
     demand (see :mod:`benchmarkzoo.envs.traffic.resco`): Cologne's from the TAPASCologne
     scenario (7-8 am), Ingolstadt's from the InTAS scenario (4-5 pm), the synthetic grid and
     arterial from RESCO. The signal logic, rewards, info keys, episode metrics, backends and
-    pickling are those of ``benchmarkzoo/TrafficGrid-v0``.
+    pickling are those of ``benchmarkzoo/TrafficGrid-v0``, and so is rendering
+    (``render_mode="rgb_array"`` or ``"human"``: the city network from above, every signal's
+    stop lines in its links' colours, halting vehicles in red).
 
     ## Agents
 

@@ -139,6 +139,13 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     Per agent, of its own junction, selected with ``reward=`` as in TrafficSignal-v0:
     ``"diff-waiting-time"`` (default), ``"pressure"`` or ``"queue"``.
 
+    ## Rendering
+
+    ``render_mode="rgb_array"`` or ``"human"``: TrafficSignal-v0's top-down view of the whole
+    network (:mod:`benchmarkzoo.envs.traffic.render`), every signal's stop lines in its links'
+    colours and halting vehicles in red; a frame reads SUMO only when drawn, and an episode is
+    the same rendered or not. The native vector form does not render.
+
     ## Episode End
 
     * Termination: never.
@@ -182,7 +189,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     benchmarkzoo.make_parallel("benchmarkzoo/TrafficGrid-v0", generator="traffic/grid",
                                generator_kwargs={"rows": 2, "cols": 2, "rate": 300}, delta_time=5,
                                yellow_time=2, min_green=5, reward="diff-waiting-time", max_cycles=360,
-                               backend="libsumo", in_process=None)
+                               backend="libsumo", in_process=None, render_mode=None)
     ```
 
     ``generator``, ``backend``, ``in_process`` and ``reset(options={"scenario": s})`` work as

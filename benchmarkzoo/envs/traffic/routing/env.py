@@ -187,6 +187,14 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     its travel time. Agents still on the road at the horizon finish then, with minus the time
     since they entered (or since their slot, if SUMO could not insert them).
 
+    ## Rendering
+
+    ``render_mode="rgb_array"`` or ``"human"``: TrafficSignal-v0's top-down view
+    (:mod:`benchmarkzoo.envs.traffic.render`) of the grid at the current slot, the CAVs in blue
+    and human drivers in white while moving, every halting vehicle in red, and the fixed-time
+    signals' stop lines in their links' colours. A frame reads SUMO only when drawn; a day is
+    the same rendered or not. The native vector form does not render.
+
     ## Episode End
 
     * Termination: each agent on its arrival step; every remaining agent on the day's last step.
@@ -232,7 +240,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     ```python
     benchmarkzoo.make_parallel("benchmarkzoo/Routing-v0", generator="traffic/routing",
                                generator_kwargs={"rows": 3, "cols": 3, "rate": 400, "num_agents": 40,
-                                                 "num_routes": 3}, max_cycles=None)
+                                                 "num_routes": 3}, max_cycles=None, render_mode=None)
     ```
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)``; ``reset(options={"scenario": s})``
