@@ -7,6 +7,9 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from pettingzoo.test import render_test
+from pettingzoo.utils.conversions import parallel_to_aec
 
 from benchmarkzoo.envs.traffic import session
 from benchmarkzoo.envs.traffic.geometry import network_geometry
@@ -241,3 +244,15 @@ def test_invalid_render_mode_is_refused(signal_env_id):
         gym.make(signal_env_id, render_mode="ansi")
     with pytest.raises(ValueError, match=r"TrafficGrid-v0: render_mode must be one of"):
         TrafficGridEnv(render_mode="rgb")
+
+
+def test_gymnasiums_render_check_passes(signal_env_id):
+    env = gym.make(signal_env_id, render_mode="rgb_array")  # with a spec, the checker also tries "human"
+    try:
+        gymnasium_check_env(env.unwrapped)
+    finally:
+        env.close()
+
+
+def test_pettingzoos_render_test_passes():
+    render_test(lambda render_mode=None: parallel_to_aec(TrafficGridEnv(render_mode=render_mode, max_cycles=4, **GRID)))
