@@ -65,7 +65,7 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
     refused before ``reset``, once every agent has finished and after ``close``. A view without a
     config sets all of these in its own ``__init__`` (``self.scenario = self._rng =
     self._renderer = None`` first) and refuses a step before reset itself. Both implement
-    :meth:`_make_renderer` when they render.
+    :meth:`_make_renderer` (or :meth:`_render_frame`) when they render.
     """
 
     #: The keys ``reset(options=...)`` reads; near misses of them are refused (see the module docstring).
@@ -224,6 +224,12 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
     def _make_renderer(self) -> Any:
         raise NotImplementedError
 
+    def _render_frame(self) -> Any:
+        """The frame of the current state; by default ``renderer.draw(sim_state, 0)`` of a lazy renderer."""
+        if self._renderer is None:
+            self._renderer = self._make_renderer()
+        return self._renderer.draw(self.sim_state, 0)
+
     @override
     def render(self) -> np.ndarray | None:
         if self.render_mode is None:
@@ -233,9 +239,7 @@ class ParallelEnvView(ConfiguredView, ParallelEnv):
             self._refuse_closed("render")
         if self.scenario is None:
             raise ResetNeededError(f"{self.env_id}: call reset() before render().")
-        if self._renderer is None:
-            self._renderer = self._make_renderer()
-        return self._renderer.draw(self.sim_state, 0)
+        return self._render_frame()
 
     @override
     def close(self) -> None:

@@ -53,6 +53,7 @@ from benchmarkzoo.envs.traffic import sumo
 from benchmarkzoo.envs.traffic.generators import TrafficGenerator
 from benchmarkzoo.envs.traffic.grid.env import TrafficGridConfig, TrafficGridEnv
 from benchmarkzoo.envs.traffic.grid.vector_env import TrafficGridVectorEnv
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.scenario import NET_NAME, ROUTES_NAME, TrafficScenario, file_scenario
 from benchmarkzoo.generators.base import Generator
 
@@ -268,7 +269,9 @@ class TrafficRESCOEnv(TrafficGridEnv):
     demand (see :mod:`benchmarkzoo.envs.traffic.resco`): Cologne's from the TAPASCologne
     scenario (7-8 am), Ingolstadt's from the InTAS scenario (4-5 pm), the synthetic grid and
     arterial from RESCO. The signal logic, rewards, info keys, episode metrics, backends and
-    pickling are those of ``benchmarkzoo/TrafficGrid-v0``.
+    pickling are those of ``benchmarkzoo/TrafficGrid-v0``, and so is rendering
+    (``render_mode="rgb_array"`` or ``"human"``: the city network from above, every signal's
+    stop lines in its links' colours, halting vehicles in red).
 
     ## Agents
 
@@ -308,7 +311,7 @@ class TrafficRESCOEnv(TrafficGridEnv):
     * v0: Initial version.
     """
 
-    metadata = {"name": "traffic_resco_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "traffic_resco_v0", **RENDER_METADATA, "is_parallelizable": True}
     config_type = RESCOConfig
 
 

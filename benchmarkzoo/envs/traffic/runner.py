@@ -44,6 +44,7 @@ import numpy as np
 from benchmarkzoo.core.errors import ResetNeededError, SimulatorError
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.envs.traffic.sim import Layout, Measurement, SignalController, Timing
+from benchmarkzoo.envs.traffic.snapshot import Snapshot, read_snapshot
 from benchmarkzoo.envs.traffic.sumo import SUMO_QUIET_OPTIONS, TrafficSimulationError, binary, tool_environment
 
 BACKENDS: tuple[str, ...] = ("libsumo", "traci")
@@ -117,6 +118,10 @@ class Runner:
 
     def step(self, actions: np.ndarray) -> Measurement:
         """Advance every signal by one env step with ``actions`` (one green per signal)."""
+        raise NotImplementedError
+
+    def snapshot(self) -> Snapshot:
+        """The vehicles and signal states of the running simulation (read only when a view renders)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -221,6 +226,15 @@ class InProcessRunner(Runner):
             return self.controller.step(actions)
         except Exception as error:
             raise self._fail(f"step at t={self.controller.time}s", str(error)) from error
+
+    def snapshot(self) -> Snapshot:
+        """The vehicles and signal states of the simulation now."""
+        if self.controller is None:
+            raise self._not_running()
+        try:
+            return read_snapshot(self.libsumo)
+        except Exception as error:
+            raise self._fail("snapshot", str(error)) from error
 
     def _shutdown(self) -> None:
         if self.controller is not None:
@@ -328,6 +342,13 @@ class WorkerRunner(Runner):
         self.send_step(actions)
         return self.receive()
 
+    def snapshot(self) -> Snapshot:
+        """The vehicles and signal states of the worker's simulation now (one round trip)."""
+        if self.conn is None:
+            raise self._not_running()
+        self._send("a snapshot", ("snapshot",))
+        return self.receive()
+
     def close(self) -> None:
         """Stop the worker process."""
         process, conn = self.process, self.conn
@@ -402,6 +423,15 @@ class TraciRunner(Runner):
             if code is not None or isinstance(error, self.traci.exceptions.FatalTraCIError):
                 raise self._death(f"process {self.pid}", _how(code), f"step {self._steps}", _tail(self.log)) from error
             raise self._fail(f"step at t={self.controller.time}s", f"{error}. {_tail(self.log)}") from error
+
+    def snapshot(self) -> Snapshot:
+        """The vehicles and signal states of the simulation now (a few TraCI calls per vehicle)."""
+        if self.controller is None:
+            raise self._not_running()
+        try:
+            return read_snapshot(self.connection)
+        except Exception as error:
+            raise self._fail("snapshot", f"{error}. {_tail(self.log)}") from error
 
     def close(self) -> None:
         """Close the TraCI connection and the ``sumo`` process."""

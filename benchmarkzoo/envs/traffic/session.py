@@ -5,6 +5,8 @@ Two mixins, for every SUMO-backed view (signal control and routing):
 * :class:`SumoSession` (single-world views): one simulation at a time in ``_runner``; the
   folder ``_scratch`` and the runner are made on the first start (constructing an env starts no
   process), and :meth:`~SumoSession._close_session` stops the one and removes the other.
+  It also draws the view's frames (:meth:`~SumoSession._render_frame`: the network's geometry and
+  a snapshot read from SUMO only then, :mod:`benchmarkzoo.envs.traffic.render`).
 * :class:`SumoWorkers` (native vector forms): one worker process per world in ``_runners``,
   sharing one folder; a vector env sends every world's request before reading any reply, so
   the workers simulate in parallel.
@@ -23,10 +25,12 @@ import tempfile
 import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from benchmarkzoo.core.errors import ScenarioError
+from benchmarkzoo.core.errors import ResetNeededError, ScenarioError
 from benchmarkzoo.envs.identity import SpecNamed
+from benchmarkzoo.envs.traffic.geometry import network_geometry
+from benchmarkzoo.envs.traffic.render import TrafficRenderer
 from benchmarkzoo.envs.traffic.runner import WorkerRunner
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario, write_routes
 from benchmarkzoo.envs.traffic.sumo import TrafficSimulationError
@@ -49,6 +53,13 @@ class SumoSession(SpecNamed):
     _finalizer: weakref.finalize | None = None
     _measurement: Any = None
     _log: list[Any]
+    # the view base's (render_mode, metadata, scenario, the lazy renderer)
+    render_mode: str | None
+    metadata: dict[str, Any]
+    scenario: Any
+    _renderer: Any
+    #: Vehicles whose ids start with this are the env's agents in a frame (Routing-v0's); ``None``: none.
+    render_agents: ClassVar[str | None] = None
 
     def _new_runner(self, scratch: Path) -> Any:
         """The runner of this view's simulations, writing its files into ``scratch``."""
@@ -72,6 +83,20 @@ class SumoSession(SpecNamed):
             raise
         self._log.append(actions)
         return self._measurement
+
+    def _render_frame(self) -> Any:
+        """The frame of the simulation now: its network and a snapshot of its vehicles and signals.
+
+        The view base calls it (after its own checks) only with a ``render_mode``, so an env
+        without one never reads a snapshot nor parses its network's geometry.
+        """
+        if self._runner is None:  # no simulation has started (a first start failed)
+            raise ResetNeededError(f"{self.env_id}: no SUMO simulation is running; call reset() before render().")
+        geometry = network_geometry(self.scenario)
+        if self._renderer is None:
+            mode, fps = self.render_mode or "rgb_array", self.metadata["render_fps"]
+            self._renderer = TrafficRenderer(geometry, mode, fps, self.env_id)
+        return self._renderer.draw(geometry, self._runner.snapshot(), self.render_agents)
 
     def _prepare(self, scenario: TrafficScenario) -> Path:
         """Make the folder and the runner if need be; write ``scenario``'s route file and return its path."""

@@ -5,8 +5,9 @@ socket pair and ``STARTER`` a ``module:function`` that starts a simulation from 
 request and returns its controller and the reply's payload (default :func:`start_signals`;
 Routing-v0 brings its own). Requests and replies are pickled tuples: ``("start", ...)``
 answers ``("ok", payload, pid)`` with ``pid`` the process running that simulation,
-``("step", actions)`` answers ``("ok", controller.step(actions))``, ``("close",)`` ends the
-worker. A SUMO error answers ``("error", message)`` and the worker stays ready for the next
+``("step", actions)`` answers ``("ok", controller.step(actions))``, ``("snapshot",)`` answers
+``("ok", read_snapshot(libsumo))`` (a rendering view's vehicles and signals; reads only), ``("close",)``
+ends the worker. A SUMO error answers ``("error", message)`` and the worker stays ready for the next
 ``start``. The worker exits when the other end closes, so a crashed env never leaves a worker behind.
 
 **Why a fork per simulation.** A second libsumo simulation in a process can differ from the
@@ -58,6 +59,8 @@ def serve(fd: int, starter: str = DEFAULT_STARTER) -> None:
     """Serve requests on socket ``fd`` until it closes, each start in a fresh fork (see the module docstring)."""
     import libsumo
 
+    from benchmarkzoo.envs.traffic.snapshot import read_snapshot
+
     begin = load_starter(starter)  # imported here, once, so that no fork imports anything
     pending: Any = None
     while True:
@@ -67,7 +70,7 @@ def serve(fd: int, starter: str = DEFAULT_STARTER) -> None:
             os.close(read_end)
             code = 1
             try:
-                code = _simulate(Connection(fd), pending, write_end, libsumo, begin)
+                code = _simulate(Connection(fd), pending, write_end, libsumo, begin, read_snapshot)
             finally:
                 os._exit(code)
         os.close(write_end)
@@ -86,7 +89,9 @@ def serve(fd: int, starter: str = DEFAULT_STARTER) -> None:
         pending = pickle.loads(data)
 
 
-def _simulate(conn: Connection, pending: Any, handback: int, libsumo: Any, begin: Starter) -> int:
+def _simulate(
+    conn: Connection, pending: Any, handback: int, libsumo: Any, begin: Starter, look: Callable[[Any], Any]
+) -> int:
     """Serve requests in a forked child: at most one ``start``; the next one goes back to the parent."""
     controller = None
     started = False
@@ -116,6 +121,10 @@ def _simulate(conn: Connection, pending: Any, handback: int, libsumo: Any, begin
                 if controller is None:
                     raise RuntimeError("step before start")
                 reply = ("ok", controller.step(request[1]))
+            elif request[0] == "snapshot":
+                if controller is None:
+                    raise RuntimeError("snapshot before start")
+                reply = ("ok", look(libsumo))
             else:
                 raise RuntimeError(f"unknown request {request[0]!r}")
         except Exception as error:  # SUMO's own message travels back to the env

@@ -13,6 +13,7 @@ from benchmarkzoo.envs.multiagent.view import ParallelEnvView
 from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.generators import TrafficGenerator
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.generators.base import Generator
@@ -138,6 +139,13 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     Per agent, of its own junction, selected with ``reward=`` as in TrafficSignal-v0:
     ``"diff-waiting-time"`` (default), ``"pressure"`` or ``"queue"``.
 
+    ## Rendering
+
+    ``render_mode="rgb_array"`` or ``"human"``: TrafficSignal-v0's top-down view of the whole
+    network (:mod:`benchmarkzoo.envs.traffic.render`), every signal's stop lines in its links'
+    colours and halting vehicles in red; a frame reads SUMO only when drawn, and an episode is
+    the same rendered or not. The native vector form does not render.
+
     ## Episode End
 
     * Termination: never.
@@ -181,7 +189,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     benchmarkzoo.make_parallel("benchmarkzoo/TrafficGrid-v0", generator="traffic/grid",
                                generator_kwargs={"rows": 2, "cols": 2, "rate": 300}, delta_time=5,
                                yellow_time=2, min_green=5, reward="diff-waiting-time", max_cycles=360,
-                               backend="libsumo", in_process=None)
+                               backend="libsumo", in_process=None, render_mode=None)
     ```
 
     ``generator``, ``backend``, ``in_process`` and ``reset(options={"scenario": s})`` work as
@@ -209,7 +217,7 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
     >>> env.close()
     """
 
-    metadata = {"name": "traffic_grid_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "traffic_grid_v0", **RENDER_METADATA, "is_parallelizable": True}
     pickled_attributes = ("agents", "num_steps")
     config_type = TrafficGridConfig
     config: TrafficGridConfig
@@ -254,6 +262,8 @@ class TrafficGridEnv(SignalEpisode, ParallelEnvView):
         truncations = {agent: ended for agent in self.agents}
         if ended:
             self.agents = []
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     def _rewards(self) -> dict[str, Any]:

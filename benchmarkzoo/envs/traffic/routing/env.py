@@ -13,6 +13,7 @@ from benchmarkzoo.core.config import EnvConfig
 from benchmarkzoo.core.errors import IllegalActionError, ScenarioError
 from benchmarkzoo.core.spaces import check_action, check_action_dict
 from benchmarkzoo.envs.multiagent.view import ParallelEnvView
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.replay import ReplayPickling
 from benchmarkzoo.envs.traffic.routing import sim
 from benchmarkzoo.envs.traffic.routing.generator import RoutingGenerator, RoutingScenario
@@ -186,6 +187,14 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     its travel time. Agents still on the road at the horizon finish then, with minus the time
     since they entered (or since their slot, if SUMO could not insert them).
 
+    ## Rendering
+
+    ``render_mode="rgb_array"`` or ``"human"``: TrafficSignal-v0's top-down view
+    (:mod:`benchmarkzoo.envs.traffic.render`) of the grid at the current slot, the CAVs in blue
+    and human drivers in white while moving, every halting vehicle in red, and the fixed-time
+    signals' stop lines in their links' colours. A frame reads SUMO only when drawn; a day is
+    the same rendered or not. The native vector form does not render.
+
     ## Episode End
 
     * Termination: each agent on its arrival step; every remaining agent on the day's last step.
@@ -231,7 +240,7 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     ```python
     benchmarkzoo.make_parallel("benchmarkzoo/Routing-v0", generator="traffic/routing",
                                generator_kwargs={"rows": 3, "cols": 3, "rate": 400, "num_agents": 40,
-                                                 "num_routes": 3}, max_cycles=None)
+                                                 "num_routes": 3}, max_cycles=None, render_mode=None)
     ```
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)``; ``reset(options={"scenario": s})``
@@ -259,7 +268,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
     >>> env.close()
     """
 
-    metadata = {"name": "routing_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "routing_v0", **RENDER_METADATA, "is_parallelizable": True}
+    render_agents = sim.AGENT_PREFIX
     scenario_type = RoutingScenario
     pickled_attributes = ("agents", "num_steps")
     config_type = RoutingConfig
@@ -298,6 +308,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
         m = self._measurement
         deciding, _ = sim.status(scenario, m)
         observations = self._observations_by_index(np.arange(len(self.possible_agents)))
+        if self.render_mode == "human":
+            self.render()
         return observations, {
             a: agent_info(scenario, m, self._masks, deciding, i) for i, a in enumerate(self.possible_agents)
         }
@@ -345,6 +357,8 @@ class RoutingEnv(SumoSession, ReplayPickling, ParallelEnvView):
                 info.update(metrics)
             infos[agent] = info
         truncations = self._end_step(list(self.agents), terminations, truncate)
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     def close(self) -> None:

@@ -101,9 +101,13 @@ class Measurement:
     total_delay: float
 
 
+#: The start of every agent's SUMO vehicle id (human vehicles are numbered ``0, 1, ...``).
+AGENT_PREFIX = "agent_"
+
+
 def agent_vehicle(agent: int) -> str:
-    """The SUMO vehicle id of agent ``agent`` (human vehicles are numbered ``0, 1, ...``)."""
-    return f"agent_{agent}"
+    """The SUMO vehicle id of agent ``agent``."""
+    return f"{AGENT_PREFIX}{agent}"
 
 
 class RoutingController:

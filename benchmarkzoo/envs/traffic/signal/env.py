@@ -13,6 +13,7 @@ from benchmarkzoo.envs.traffic import sim
 from benchmarkzoo.envs.traffic.config import SignalConfig, Signals
 from benchmarkzoo.envs.traffic.generators import SingleIntersectionGenerator
 from benchmarkzoo.envs.traffic.networks import signal_shapes
+from benchmarkzoo.envs.traffic.render import RENDER_METADATA
 from benchmarkzoo.envs.traffic.scenario import TrafficScenario
 from benchmarkzoo.envs.traffic.signals import SignalEpisode
 from benchmarkzoo.envs.view import SingleAgentEnvView
@@ -97,6 +98,18 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     | fixed-time (30 s greens) | 8.16 | 51.34 | 775.1 | 3.29 | 85,166 |
     | max-pressure | 3.66 | 46.03 | 776.7 | 1.42 | 78,200 |
 
+    ## Rendering
+
+    ``render_mode="rgb_array"`` returns ``(H, W, 3)`` uint8 frames (720 pixels on the long side,
+    plus a 24-pixel text strip: simulated time, vehicles, queued vehicles); ``"human"`` shows the
+    same in a pygame window after every reset and step (the ``render`` extra). A top-down view of
+    the network (:mod:`benchmarkzoo.envs.traffic.render`): every vehicle at its SUMO position and
+    heading, white while moving and red when halting (slower than 0.1 m/s, what ``queue``
+    counts), and at the end of each signal-controlled lane its stop line, one piece per link in
+    SUMO-gui's colour of that link's state character (green ``G``/``g``, yellow, red). A frame
+    reads SUMO only when drawn; an episode is the same rendered or not. With ``backend="traci"``
+    SUMO runs as a ``sumo`` process; no argument selects ``sumo-gui`` yet.
+
     ## Episode End
 
     * Termination: never (traffic keeps flowing).
@@ -109,7 +122,7 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     gym.make("benchmarkzoo/TrafficSignal-v0", generator="traffic/single-intersection",
              generator_kwargs={"rate": 400, "profile": "uniform"}, delta_time=5, yellow_time=2,
              min_green=5, reward="diff-waiting-time", backend="libsumo", in_process=None,
-             emissions=False)
+             emissions=False, render_mode=None)
     ```
 
     * ``generator``/``generator_kwargs``: the scenario generator (``SingleIntersectionGenerator``:
@@ -121,6 +134,7 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
       libsumo allows one simulation per process at a time and a process's later simulations can
       differ from the same ones in a fresh process (it warns), so use it for speed, not for results.
     * ``emissions``: account CO2 second by second (``info["total_co2"]``); about 20% slower.
+    * ``render_mode``: ``None``, ``"rgb_array"`` or ``"human"`` (see Rendering).
     * ``reset(options={"scenario": s})`` plays the given ``TrafficScenario`` instead of drawing one.
 
     The scenario of ``reset(seed=s)`` is ``generator.sample(s)`` (network, vehicles and SUMO's
@@ -147,7 +161,7 @@ class TrafficSignalEnv(SignalEpisode, SingleAgentEnvView):
     >>> env.close()
     """
 
-    metadata = {"render_modes": []}
+    metadata = {**RENDER_METADATA}
     config_type = TrafficSignalConfig
     config: TrafficSignalConfig
     rng_attribute = "_np_random"
