@@ -1,4 +1,4 @@
-"""The committed ONNX bundles (leaderboard/policies/<name>/): every task of the suites they play has a model of its spaces.
+"""The committed ONNX bundles (leaderboard/policies/<name>/): each task of their suites has a model of its spaces.
 
 A bundle maps env ids (and task ids, where one env's tasks differ in spaces) to models; a suite task whose
 observation or action space its model does not take fails the evaluation, which `make leaderboard` runs only
