@@ -65,14 +65,17 @@ leaderboard: install
 	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference --verify \
 	    --policy leaderboard/policies/$$policy.onnx || exit 1; \
 	done
-	# the single-agent bundle: one ONNX model per env id, exported from its zips (leaderboard/policies/README.md)
-	$(BIN)/python leaderboard/policies/train.py --bundle ppo-single-agent
-	for suite in single-agent-v1 generalization-v1; do \
-	  rm -f results/$$suite-ppo-single-agent.json && \
-	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/ppo-single-agent \
-	    --out results/$$suite-ppo-single-agent.json && \
-	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-ppo-single-agent.json --reference --verify \
-	    --policy leaderboard/policies/ppo-single-agent || exit 1; \
+	# the bundles: one ONNX model per env id (or task), exported from their zips (leaderboard/policies/README.md)
+	for bundle in ppo-single-agent ppo-marl; do \
+	  $(BIN)/python leaderboard/policies/train.py --bundle $$bundle || exit 1; \
+	done
+	for entry in single-agent-v1:ppo-single-agent generalization-v1:ppo-single-agent marl-v1:ppo-marl; do \
+	  suite=$${entry%%:*}; policy=$${entry#*:}; \
+	  rm -f results/$$suite-$$policy.json && \
+	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/$$policy \
+	    --out results/$$suite-$$policy.json && \
+	  $(BIN)/benchmarkzoo leaderboard add results/$$suite-$$policy.json --reference --verify \
+	    --policy leaderboard/policies/$$policy || exit 1; \
 	done
 	# the ratings page's data: seeded round robins of the competitive envs' scripted policies (the page shows
 	# each command; tests/leaderboard/test_site_ratings.py holds these lines to the committed files)

@@ -186,8 +186,16 @@ def read_bundle(folder: str | Path) -> tuple[Manifest, dict[str, bytes]]:
     return manifest, files
 
 
-def write_bundle(folder: str | Path, name: str, models: dict[str, bytes], envs: dict[str, str]) -> Path:
+def write_bundle(
+    folder: str | Path,
+    name: str,
+    models: dict[str, bytes],
+    envs: dict[str, str],
+    tasks: dict[str, str] | None = None,
+) -> Path:
     """Write a bundle: ``models`` (file name -> ONNX bytes) and the manifest mapping each env id to one.
+
+    ``tasks`` maps the task ids that play another model than their env's (a manifest's ``tasks``).
 
     Returns:
         The manifest's path. The manifest is canonical (sorted keys), so equal models give equal bytes.
@@ -196,7 +204,11 @@ def write_bundle(folder: str | Path, name: str, models: dict[str, bytes], envs: 
 
     folder = Path(folder)
     manifest = Manifest(
-        format=FORMAT, name=name, models={k: hashlib.sha256(v).hexdigest() for k, v in models.items()}, envs=envs
+        format=FORMAT,
+        name=name,
+        models={k: hashlib.sha256(v).hexdigest() for k, v in models.items()},
+        envs=envs,
+        tasks=dict(tasks or {}),
     )  # checked before anything is written
     folder.mkdir(parents=True, exist_ok=True)
     for file, data in models.items():

@@ -51,6 +51,33 @@ _MAZE_TRAIN_SPLITS = [
     },
 ]
 
+
+def _split_kwargs(scenario_set: str, split: str = "train") -> dict[str, Any]:
+    """The env kwargs of a scenario set's split: its generator and generator kwargs, read from the set's file."""
+    from benchmarkzoo.scenario_sets import load_set
+
+    return load_set(scenario_set).split(split).env_kwargs()
+
+
+def _lineup_mix(lineup: str, allies: int, enemies: int) -> list[dict[str, Any]]:
+    """Random armies of a line-up's size (the train split's generator) and the line-up itself, alternating."""
+    return [
+        {"generator": "combat/random", "generator_kwargs": {"num_allies": allies, "num_enemies": enemies}},
+        {"generator": "combat/lineup", "generator_kwargs": {"lineup": lineup}},
+    ]
+
+
+#: The PPO settings of the marl-v1 models (parameter sharing: every agent slot is a VecEnv entry).
+_MARL_PPO = {
+    "n_steps": 128,
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "learning_rate": 5e-4,
+    "ent_coef": 0.01,
+    "gamma": 0.99,
+    "gae_lambda": 0.95,
+}
+
 #: name -> how it trains. ``env_kwargs`` are the train split's generator settings; a list of them trains
 #: round-robin, ``rounds`` times through the list, an equal share of ``timesteps`` per phase (one model for
 #: the tasks of several scenario sets of one env).
@@ -144,15 +171,88 @@ POLICIES: dict[str, dict[str, Any]] = {
         "net_arch": [128, 128],
         "ppo": {**_SINGLE_PPO, "ent_coef": 0.0},
     },
+    # marl-v1: one parameter-shared model per env, and per task where the spaces differ (unicycle robots
+    # observe their heading; a line-up of other unit counts has other observation and action sizes);
+    # bundled as ppo-marl with ppo-mapf (BUNDLES). The combat line-ups have no train split: their models
+    # mix random armies of the line-up's size with the line-up generator itself, drawn from the worlds' own
+    # seeds (seed + world), not from the line-up splits' seeds (300000 to 500049).
+    "ppo-marl-lifelong": {
+        "env": "benchmarkzoo/MAPF-Lifelong-v0",
+        "env_kwargs": _split_kwargs("multiagent/mapf-lifelong"),
+        "num_envs": 8,  # worlds: 64 VecEnv entries
+        "timesteps": 2_000_000,
+        "ppo": _MARL_PPO,
+    },
+    "ppo-marl-navigation": {
+        "env": "benchmarkzoo/Navigation-v0",
+        "env_kwargs": _split_kwargs("multiagent/navigation"),
+        "num_envs": 16,  # 64 entries
+        "timesteps": 10_000_000,
+        "ppo": {**_MARL_PPO, "ent_coef": 0.0},
+    },
+    "ppo-marl-navigation-unicycle": {
+        "env": "benchmarkzoo/Navigation-v0",
+        "env_kwargs": {**_split_kwargs("multiagent/navigation"), "dynamics": "unicycle"},
+        "num_envs": 16,
+        "timesteps": 3_000_000,
+        "ppo": {**_MARL_PPO, "ent_coef": 0.0},
+    },
+    "ppo-marl-combat": {
+        "env": "benchmarkzoo/MicroCombat-v0",
+        "env_kwargs": _split_kwargs("multiagent/micro-combat"),
+        "num_envs": 16,  # 80 entries
+        "timesteps": 2_500_000,
+        "ppo": _MARL_PPO,
+    },
+    "ppo-marl-combat-3m": {
+        "env": "benchmarkzoo/MicroCombat-v0",
+        "env_kwargs": _lineup_mix("3m", 3, 3),
+        "rounds": 4,
+        "num_envs": 16,
+        "timesteps": 2_000_000,
+        "ppo": _MARL_PPO,
+    },
+    "ppo-marl-combat-5m-vs-6m": {
+        "env": "benchmarkzoo/MicroCombat-v0",
+        "env_kwargs": _lineup_mix("5m_vs_6m", 5, 6),
+        "rounds": 4,
+        "num_envs": 16,
+        "timesteps": 2_000_000,
+        "ppo": _MARL_PPO,
+    },
+    "ppo-marl-foraging": {
+        "env": "benchmarkzoo/Foraging-v0",
+        "env_kwargs": _split_kwargs("multiagent/foraging"),
+        "num_envs": 16,  # 48 entries
+        "timesteps": 3_000_000,
+        "ppo": _MARL_PPO,
+    },
 }
 SEED = 0
-#: ONNX bundles (one model per env id, :mod:`benchmarkzoo.evaluation.onnx_bundle`): name -> {env id: policy}.
-BUNDLES: dict[str, dict[str, str]] = {
+#: ONNX bundles (:mod:`benchmarkzoo.evaluation.onnx_bundle`): name -> {"envs": {env id: policy}, "tasks":
+#: {task id: policy}}, a task id for a task that needs another model than its env's (other spaces).
+BUNDLES: dict[str, dict[str, dict[str, str]]] = {
     "ppo-single-agent": {
-        "benchmarkzoo/Maze-v0": "ppo-sa-maze",
-        "benchmarkzoo/MazeKeys-v0": "ppo-sa-maze-keys",
-        "benchmarkzoo/Quadrotor-v0": "ppo-sa-quadrotor",
-        "benchmarkzoo/Quadrotor-Goal-v0": "ppo-sa-quadrotor",
+        "envs": {
+            "benchmarkzoo/Maze-v0": "ppo-sa-maze",
+            "benchmarkzoo/MazeKeys-v0": "ppo-sa-maze-keys",
+            "benchmarkzoo/Quadrotor-v0": "ppo-sa-quadrotor",
+            "benchmarkzoo/Quadrotor-Goal-v0": "ppo-sa-quadrotor",
+        },
+    },
+    "ppo-marl": {
+        "envs": {
+            "benchmarkzoo/MAPF-v0": "ppo-mapf",  # marl-v0's model: the train split's settings, the same spaces
+            "benchmarkzoo/MAPF-Lifelong-v0": "ppo-marl-lifelong",
+            "benchmarkzoo/Navigation-v0": "ppo-marl-navigation",
+            "benchmarkzoo/MicroCombat-v0": "ppo-marl-combat",  # 2s3z is 5 against 5: the 5v5 spaces
+            "benchmarkzoo/Foraging-v0": "ppo-marl-foraging",
+        },
+        "tasks": {
+            "navigation-unicycle-test": "ppo-marl-navigation-unicycle",  # observes its heading: 44 values, not 42
+            "combat-3m": "ppo-marl-combat-3m",  # 3 against 3: 56 observations, 9 actions
+            "combat-5m-vs-6m": "ppo-marl-combat-5m-vs-6m",  # 5 against 6: 104 observations, 12 actions
+        },
     },
 }
 
@@ -220,13 +320,17 @@ def bundle(name: str, models_dir: Path = HERE, out_dir: Path = HERE) -> Path:
     from benchmarkzoo.adapters.onnx_export import export_sb3
     from benchmarkzoo.evaluation.onnx_bundle import write_bundle
 
+    envs, tasks = BUNDLES[name]["envs"], BUNDLES[name].get("tasks", {})
     models: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory() as scratch:
-        for policy in BUNDLES[name].values():
+        for policy in sorted({*envs.values(), *tasks.values()}):
             onnx = export_sb3(models_dir / f"{policy}.zip", Path(scratch) / f"{policy}.onnx")
             models[onnx.name] = onnx.read_bytes()
-    envs = {env_id: f"{policy}.onnx" for env_id, policy in BUNDLES[name].items()}
-    manifest = write_bundle(out_dir / name, name, models, envs)
+    manifest = write_bundle(
+        out_dir / name, name, models,
+        {env_id: f"{policy}.onnx" for env_id, policy in envs.items()},
+        {task_id: f"{policy}.onnx" for task_id, policy in tasks.items()},
+    )  # fmt: skip
     print(f"{name}: {len(models)} models -> {manifest.parent}", flush=True)
     return manifest
 

@@ -74,6 +74,19 @@ def test_a_task_entry_overrides_its_env(tmp_path, models):
     np.testing.assert_array_equal(_actions(policy, MAZE, task="maze-test"), [1, 1, 1])
 
 
+def test_write_bundle_records_the_tasks_that_play_another_model(tmp_path, models):
+    folder = tmp_path / "written"
+    left = constant_model(MAZE, 3)
+    write_bundle(
+        folder, "per-task", {"right.onnx": models["right.onnx"], "left.onnx": left}, {MAZE: "right.onnx"},
+        tasks={"maze-ood": "left.onnx"},
+    )  # fmt: skip
+    assert json.loads((folder / MANIFEST).read_text())["tasks"] == {"maze-ood": "left.onnx"}
+    policy = OnnxBundlePolicy(folder)
+    np.testing.assert_array_equal(_actions(policy, MAZE, task="maze-ood"), [3, 3, 3])
+    np.testing.assert_array_equal(_actions(policy, MAZE, task="maze-test"), [1, 1, 1])
+
+
 def test_an_env_without_a_model_names_the_env_and_the_manifest(tmp_path, bundle):
     """Evaluating single-agent-v1 (Quadrotor tasks too) with a two-maze bundle: the task fails, saying why."""
     suite = load_suite(suite_path("single-agent-v1"))
