@@ -91,7 +91,7 @@ def animation_view(
             return view
         made = animations.animation(where, data, task_id, index, root, CAPS if caps is None else caps)
         if made.suffix is None:
-            view["note"] = f"Episode {index} of {entry['policy']} is not shown: {made.note}."
+            view["note"] = f"Episode {index} of {entry['policy']} is not shown: {str(made.note).rstrip('.')}."
             return view
         view["src"] = f"{suite_slug}/animations/{slug(task_id)}{made.suffix}"
         write(out / view["src"], made.data)
