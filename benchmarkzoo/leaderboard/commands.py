@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from benchmarkzoo.leaderboard.options import root_option
+from benchmarkzoo.leaderboard.options import animate_option, root_option
 from benchmarkzoo.leaderboard.verify_commands import EPISODES as VERIFY_EPISODES
 from benchmarkzoo.leaderboard.verify_commands import POLICY as VERIFY_POLICY
 from benchmarkzoo.leaderboard.verify_commands import TRUST as VERIFY_TRUST
@@ -112,7 +112,8 @@ def add_command(
 
 @leaderboard_group.command("build")
 @_ROOT
-def build_command(root: Path) -> None:
+@animate_option()
+def build_command(root: Path, families: frozenset[str]) -> None:
     """Rank every valid submission per suite; write ROOT/leaderboard.json and the static site ROOT/site.
 
     The site has a ratings page when ROOT/ratings/ holds `benchmarkzoo ratings --out` files.
@@ -126,7 +127,7 @@ def build_command(root: Path) -> None:
     for reason in collection.refused:
         click.echo(f"skipped {reason}", err=True)
     click.echo(f"wrote {write_board(root, collection)}")
-    write_collection_site(root, collection, ratings)
+    write_collection_site(root, collection, ratings, families)
 
 
 @leaderboard_group.command("compare")

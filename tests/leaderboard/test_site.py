@@ -267,7 +267,7 @@ def test_site_is_byte_identical_across_builds_and_folders(board_root, tmp_path):
     build_site_from_root(board_root)
     assert _all_files(board_root / "site") == first
     board, submissions, _ = load_board(board_root)
-    elsewhere = build_site(board, submissions, tmp_path / "copy").parent
+    elsewhere = build_site(board, submissions, tmp_path / "copy", root=board_root).parent
     assert _all_files(elsewhere) == first
 
 

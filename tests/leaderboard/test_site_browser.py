@@ -286,3 +286,27 @@ def test_competitive_suite_page_links_to_its_envs_ratings(ratings_site, page):
     page.click("section#fighting a.suite-link >> text=competitive-v2")
     assert page.url.endswith("/competitive-v2/index.html")
     assert page.events == []
+
+
+@pytest.fixture(scope="module")
+def animated_site(quickstart_results, tmp_path_factory):
+    """The site of a board whose random entry is replay-verified: its task pages show a replay."""
+    from benchmarkzoo.leaderboard.store import build
+    from benchmarkzoo.leaderboard.verify import add_verified
+
+    root = tmp_path_factory.mktemp("verified")
+    add_verified(quickstart_results["random"], root, reference=True)
+    build(root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BENCHMARKZOO_CACHE", str(tmp_path_factory.mktemp("cache")))
+        index, _ = build_site_from_root(root)
+    return index
+
+
+def test_task_page_plays_its_replay_animation(animated_site, page):
+    page.goto(animated_site.with_name("quickstart-v0").joinpath("tasks", "maze-test.html").as_uri())
+    replay = page.locator("figure.replay img")
+    assert replay.is_visible() and replay.get_attribute("src").endswith("/animations/maze-test.svg")
+    assert replay.evaluate("i => i.complete && i.naturalWidth") > 0 and replay.bounding_box()["width"] == 240
+    assert "Episode" in page.locator("figure.replay figcaption").inner_text()
+    assert page.events == []

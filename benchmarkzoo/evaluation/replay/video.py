@@ -74,6 +74,19 @@ def with_progress(frame: np.ndarray, fraction: float) -> np.ndarray:
     return np.concatenate([frame, strip], axis=0)
 
 
+def progressed(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """``frames``, each with the progress strip of its place in the episode (:func:`with_progress`)."""
+    last = max(len(frames) - 1, 1)
+    return [with_progress(frame, i / last) for i, frame in enumerate(frames)]
+
+
+def gif_frames(data: bytes) -> int:
+    """The frames of the GIF ``data`` (Pillow merges identical consecutive ones, so maybe fewer than given)."""
+    from PIL import Image
+
+    return int(getattr(Image.open(io.BytesIO(data)), "n_frames", 1))
+
+
 def mp4_bytes(frames: list[np.ndarray], fps: float) -> bytes:
     """An H.264 MP4 of ``frames`` (even sides, as yuv420p needs); needs PyAV (:func:`require_writer` says so)."""
     import av
@@ -96,17 +109,14 @@ def write_video(path: Path, frames: list[np.ndarray], fps: float) -> tuple[int, 
         The frames in the file, its size in bytes and its frames' ``WxH px``. A GIF merges identical
         consecutive frames (Pillow adds their durations), so it can hold fewer frames than were given.
     """
-    last = max(len(frames) - 1, 1)
-    shown = [with_progress(frame, i / last) for i, frame in enumerate(frames)]
+    shown = progressed(frames)
     if path.suffix.lower() == ".mp4":
         height, width = shown[0].shape[:2]
         shown = [f[: height - height % 2, : width - width % 2] for f in shown]  # yuv420p needs even sides
         data, count = mp4_bytes(shown, fps), len(shown)
     else:
-        from PIL import Image
-
         data = gif_bytes(shown, fps)
-        count = getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
+        count = gif_frames(data)
     atomic_write(path, data)
     height, width = shown[0].shape[:2]
     return count, len(data), f"{width}x{height} px"

@@ -9,6 +9,7 @@ Layout of the site (every link relative, so it works from ``file://`` and any st
     <suite>/tasks/<task>.html          per-episode distributions, success rates, domain metrics
     <suite>/submissions/<entry>.html   provenance; <entry>.json is the submission as validated
     <suite>/plots/*.svg
+    <suite>/animations/<task>.svg|gif  the replay of a task's median episode (built with the leaderboard root)
     ratings.html                       competitive envs' round robins (from ROOT/ratings/*.json, when there are any)
     ratings.<env>.svg                  their win-rate heat maps (dotted names: no suite's folder can be one)
 
@@ -18,7 +19,8 @@ give the same bytes.
 
 This module orchestrates; each page's data and plots come from its own module: ``suite_view``
 (the overview and its suite-level plots), ``task_view`` (a task's table and distributions),
-``mo_view`` (a multi-objective task's Pareto plots), ``generalization_view`` (train, test and ood side by
+``mo_view`` (a multi-objective task's Pareto plots), ``animation_view`` (a task's replayed median
+episode, rendered and cached by ``animations``), ``generalization_view`` (train, test and ood side by
 side), ``ratings_view`` (the ratings page of the competitive envs), with ``files`` for slugs and writes.
 """
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -54,6 +56,8 @@ def build_site(
     submissions: Mapping[str, Results],
     out: str | Path,
     ratings: Sequence[RatingsSource] = (),
+    root: str | Path | None = None,
+    families: Collection[str] | None = None,
 ) -> Path:
     """Write the site for ``board`` (leaderboard JSON) into ``out``; returns the path of its index page.
 
@@ -62,13 +66,17 @@ def build_site(
         submissions: parsed results by the entry's ``submission`` path (as in leaderboard JSON).
         out: the site folder; replaced as a whole, but only if it is empty or a site this function wrote.
         ratings: round robins of competitive envs (:func:`load_ratings`); none, no ratings page.
+        root: the leaderboard folder the submissions (and ONNX models) are stored in; given, each task page
+            shows a replay of its best verified entry's median episode (``animation_view``); ``None``, none.
+        families: the env families replayed (default ``animation_view.DEFAULT_FAMILIES``).
     """
     out = Path(out).parent.resolve() / Path(out).name  # the folder itself is never followed if it is a link
     tmp = _building_folder(out)
     env = environment()
     suites = []
     for suite_name, suite in sorted(board.get("suites", {}).items()):
-        suites.append(_suite_view(suite_name, suite, submissions, tmp))
+        replays = None if root is None else (Path(root).resolve(), families)
+        suites.append(_suite_view(suite_name, suite, submissions, tmp, replays))
     page = ratings_view(ratings, suites, tmp)
     for view in suites:
         view["ratings"] = links(page, view["envs"])
@@ -99,7 +107,13 @@ def _building_folder(out: Path) -> Path:
     return tmp
 
 
-def _suite_view(suite_name: str, suite: Mapping[str, Any], submissions: Mapping[str, Results], tmp: Path) -> dict:
+def _suite_view(
+    suite_name: str,
+    suite: Mapping[str, Any],
+    submissions: Mapping[str, Results],
+    tmp: Path,
+    replays: tuple[Path, Collection[str] | None] | None,
+) -> dict:
     """A suite's page data, with its task and suite-level plots written under ``tmp``."""
     suite_slug = slug(suite_name)
     entries = [
@@ -115,7 +129,7 @@ def _suite_view(suite_name: str, suite: Mapping[str, Any], submissions: Mapping[
         "entries": entries,
         "envs": sorted({t.env_id for e in entries for t in e["results"].tasks}),
     }
-    view["tasks"] = [task_view(t, suite_slug, entries, tmp) for t in meta["tasks"]]
+    view["tasks"] = [task_view(t, suite_slug, entries, tmp, replays) for t in meta["tasks"]]
     view["task_hrefs"] = {t["id"]: t["href"] for t in view["tasks"]}
     view.update(suite_plots(suite_slug, entries, tmp))
     view["generalization"] = generalization_view(suite_slug, entries, tmp)
@@ -192,7 +206,9 @@ def load_board(root: str | Path) -> tuple[dict[str, Any], dict[str, Results], li
     return board, submissions, refused
 
 
-def build_site_from_root(root: str | Path = "leaderboard", out: str | Path | None = None) -> tuple[Path, list[str]]:
+def build_site_from_root(
+    root: str | Path = "leaderboard", out: str | Path | None = None, families: Collection[str] | None = None
+) -> tuple[Path, list[str]]:
     """Build ``root/site`` (or ``out``) from ``root/leaderboard.json``; returns the index page and the refusals.
 
     The ratings page comes from ``root/ratings/*.json`` (:func:`load_ratings`), read first. The
@@ -208,4 +224,5 @@ def build_site_from_root(root: str | Path = "leaderboard", out: str | Path | Non
             f"leaderboard.json lists {len(refused)} entr{'y' if len(refused) == 1 else 'ies'} that no longer "
             f"validate ({'; '.join(refused)}); run `benchmarkzoo leaderboard build` to rank without them."
         )
-    return build_site(board, submissions, out if out is not None else root / SITE_DIR, ratings), refused
+    site = build_site(board, submissions, out if out is not None else root / SITE_DIR, ratings, root, families)
+    return site, refused

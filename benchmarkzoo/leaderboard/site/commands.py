@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from benchmarkzoo.core.errors import BenchmarkZooError
-from benchmarkzoo.leaderboard.options import root_option
+from benchmarkzoo.leaderboard.options import animate_option, root_option
 
 _ROOT = root_option("The leaderboard folder (the site is ROOT/site).")
 
@@ -21,14 +21,17 @@ class SiteError(BenchmarkZooError, ValueError):
     """The site cannot be built or served; the message says why and what to do."""
 
 
-def write_site(root: Path) -> Path:
-    """Build ``root/site`` from ``root/leaderboard.json`` and report it; returns the index page."""
+def write_site(root: Path, families: frozenset[str] | None = None) -> Path:
+    """Build ``root/site`` from ``root/leaderboard.json`` and report it; returns the index page.
+
+    ``families``: the env families whose task pages replay an episode (default ``DEFAULT_FAMILIES``).
+    """
     from benchmarkzoo.leaderboard.site.builder import build_site_from_root
 
     if not (root / "leaderboard.json").is_file():
         raise SiteError(f"{root / 'leaderboard.json'} does not exist; run `benchmarkzoo leaderboard build` first.")
     try:
-        index, refused = build_site_from_root(root)
+        index, refused = build_site_from_root(root, families=families)
     except FileExistsError as error:
         raise SiteError(str(error)) from error
     for reason in refused:
@@ -37,7 +40,7 @@ def write_site(root: Path) -> Path:
     return index
 
 
-def write_collection_site(root: Path, collection, ratings=None) -> Path:
+def write_collection_site(root: Path, collection, ratings=None, families: frozenset[str] | None = None) -> Path:
     """Build ``root/site`` from the entries ``leaderboard build`` just ranked (a :class:`~..store.Collection`).
 
     ``ratings`` are ``root/ratings/``'s files as :func:`~.builder.load_ratings` read them (read here if ``None``).
@@ -46,7 +49,7 @@ def write_collection_site(root: Path, collection, ratings=None) -> Path:
 
     try:
         ratings = load_ratings(root) if ratings is None else ratings
-        index = build_site(collection.board, collection.submissions, root / SITE_DIR, ratings)
+        index = build_site(collection.board, collection.submissions, root / SITE_DIR, ratings, root, families)
     except FileExistsError as error:
         raise SiteError(str(error)) from error
     click.echo(f"wrote site {index}")
@@ -55,9 +58,10 @@ def write_collection_site(root: Path, collection, ratings=None) -> Path:
 
 @click.command("site")
 @_ROOT
-def site_command(root: Path) -> None:
+@animate_option()
+def site_command(root: Path, families: frozenset[str]) -> None:
     """Build the static site ROOT/site from ROOT/leaderboard.json and ROOT/ratings/ (as `build` does after the JSON)."""
-    write_site(root)
+    write_site(root, families)
 
 
 @click.command("serve")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from benchmarkzoo.evaluation.results import task_scores
 from benchmarkzoo.leaderboard.site import plots
+from benchmarkzoo.leaderboard.site.animation_view import animation_view
 from benchmarkzoo.leaderboard.site.files import slug, write
 from benchmarkzoo.leaderboard.site.mo_view import mo_view
 
@@ -27,8 +29,17 @@ def score_words(score: Any) -> str:
     return "its return (the team return of a multi-agent task)"
 
 
-def task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out: Path) -> dict[str, Any]:
+def task_view(
+    task_id: str,
+    suite_slug: str,
+    entries: list[dict[str, Any]],
+    out: Path,
+    replays: tuple[Path, Collection[str] | None] | None = None,
+) -> dict[str, Any]:
     """One task's page data, with its distribution plots written.
+
+    ``replays``: the leaderboard folder and the env families to replay (``None``: the default ones); given,
+    the page also shows a replayed episode (:func:`~.animation_view.animation_view`).
 
     The rows are ranked by the task's own score (the mean episode score, the "Mean score" column),
     not by the suite rank, which also weighs the suite's other tasks (and verification): a task page
@@ -52,6 +63,7 @@ def task_view(task_id: str, suite_slug: str, entries: list[dict[str, Any]], out:
         "plots": plot_paths,
         "ranking": score_words(info.score) if info is not None else None,
         "mo": mo_view(task_slug, suite_slug, rows, out),
+        "animation": None if replays is None else animation_view(task_id, suite_slug, rows, out, *replays),
     }
 
 
