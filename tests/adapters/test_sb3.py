@@ -24,6 +24,7 @@ from benchmarkzoo.evaluation.policies import PolicyError
 
 MAZE = "benchmarkzoo/Maze-v0"
 MAPF = "benchmarkzoo/MAPF-v0"
+PLATFORM = "benchmarkzoo/Platform-v0"
 SMALL_MAZE = {"generator_kwargs": {"height": 7, "width": 7, "min_goal_distance": 4}, "max_episode_steps": 12}
 SMALL_MAPF = {"generator_kwargs": {"height": 8, "width": 8, "num_agents": 4, "density": 0.1}, "max_cycles": 32}
 
@@ -294,6 +295,61 @@ def test_bad_input_errors_name_the_fix():
         make_vec_env(MAPF, 2, backend="subproc")
     with pytest.raises(ValueError, match="positive integer"):
         make_vec_env(MAZE, 0)
+
+
+# ---- hybrid (Dict) action spaces: Platform-v0 through the codec -------------------------------------
+
+
+def test_hybrid_actions_are_a_box_decoded_alike_on_every_backend():
+    """SB3 sees HybridActionCodec's Box; the native and dummy backends decode it to the same Dict actions."""
+    from benchmarkzoo.adapters.sb3 import HYBRID_CODEC
+
+    env = make_vec_env(PLATFORM, 3, seed=0)
+    dummy = make_vec_env(PLATFORM, 3, seed=0, backend="dummy")
+    box = gym.spaces.Box(-1.0, 1.0, (4,), np.float32)
+    assert env.action_space == box and dummy.action_space == box and env.get_attr("action_space") == [box] * 3
+    assert env.benchmarkzoo_metadata["action_codec"] == HYBRID_CODEC == dummy.benchmarkzoo_metadata["action_codec"]
+    assert _equal(env.reset(), dummy.reset())
+    rng, ends = np.random.default_rng(0), 0
+    for _ in range(40):
+        actions = rng.uniform(-1.2, 1.2, size=(3, 4)).astype(np.float32)  # past the bounds too: clipped
+        obs, rewards, dones, infos = env.step(actions)
+        dummy_obs, dummy_rewards, dummy_dones, dummy_infos = dummy.step(actions)
+        assert _equal(obs, dummy_obs) and np.array_equal(rewards, dummy_rewards) and np.array_equal(dones, dummy_dones)
+        for i in np.flatnonzero(dones):
+            assert _equal(infos[i]["terminal_observation"], dummy_infos[i]["terminal_observation"])
+        ends += int(dones.sum())
+    assert ends >= 3  # random moves fall: episodes ended and reset on both backends
+
+
+@pytest.mark.slow
+def test_ppo_learns_platform_through_the_hybrid_codec(one_torch_thread):
+    """PPO on the codec's Box beats its untrained self and the random policy on the test split, by far."""
+    from benchmarkzoo.evaluation.policies import CallablePolicy, RandomPolicy
+    from benchmarkzoo.evaluation.runner import plan_episodes, run_episodes
+    from benchmarkzoo.evaluation.suites import Task
+    from benchmarkzoo.scenario_sets import load_set
+
+    env = make_vec_env(PLATFORM, 8, seed=0)
+    model = PPO("MlpPolicy", env, n_steps=64, batch_size=128, n_epochs=10, learning_rate=1e-3, seed=0)
+    codec = env.codec
+    split = load_set("control/platform").split("test")
+    task = Task(id="platform-test", env=PLATFORM, scenario_set="control/platform", split="test", episodes=40)
+    plans = plan_episodes(task, 0, list(split.seeds))
+
+    def mean_return(policy) -> float:
+        return float(np.mean([o.episode_return for o in run_episodes(task, split, plans, policy, num_envs=8)]))
+
+    def ppo_policy() -> CallablePolicy:  # the model acts in the Box; the env takes the decoded Dict
+        return CallablePolicy(lambda obs: codec.decode_batch(model.predict(obs, deterministic=True)[0]), "ppo", None)
+
+    untrained = mean_return(ppo_policy())
+    random = mean_return(RandomPolicy())
+    model.learn(8_192)
+    trained = mean_return(ppo_policy())
+    print(f"Platform test split: random {random:.3f}, untrained PPO {untrained:.3f}, PPO after 8k steps {trained:.3f}")
+    # measured: random 0.14, untrained 0.11, trained 1.64 (the planner: 2.0) after 8k steps (about 4 s of training)
+    assert trained > max(random, untrained) + 0.8
 
 
 # ---- parameter sharing ----------------------------------------------------------------------------------
