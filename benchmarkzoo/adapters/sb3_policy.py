@@ -31,6 +31,7 @@ from typing_extensions import override
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.policies import Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
+from benchmarkzoo.wrappers.hybrid import HybridActionCodec, is_hybrid
 
 PREFIX = "sb3:"
 #: The algorithms tried, in order, when the zip does not say which one saved it.
@@ -85,6 +86,7 @@ class SB3Policy(Policy):
         self.device = device
         self._model: Any = None
         self._shared = False
+        self._codec: HybridActionCodec | None = None
 
     @property
     def model(self) -> Any:
@@ -112,9 +114,12 @@ class SB3Policy(Policy):
     def setup(self, env: Any, spec: EnvSpec) -> None:
         model = self.model
         self._shared = spec.kind in ("parallel", "moma")
+        # A hybrid (Dict/Tuple) action space trained through make_vec_env's codec: the model acts in its Box.
+        self._codec = HybridActionCodec(env.single_action_space) if is_hybrid(env.single_action_space) else None
+        action_space = env.single_action_space if self._codec is None else self._codec.space
         for what, theirs, ours in (
             ("observation", model.observation_space, env.single_observation_space),
-            ("action", model.action_space, env.single_action_space),
+            ("action", model.action_space, action_space),
         ):
             if what == "observation" and theirs != ours and _same_layout(theirs, ours):
                 # Larger out-of-distribution maps widen an observation's bounds, not its layout: the
@@ -136,7 +141,7 @@ class SB3Policy(Policy):
     def act(self, observations: Any, env: Any) -> Any:
         if not self._shared:
             actions, _ = self.model.predict(observations, deterministic=True)
-            return actions
+            return actions if self._codec is None else self._codec.decode_batch(actions)
         worlds, agents = env.num_envs, env.num_agents
         flat = reshape_leading(observations, (worlds * agents,), 2)
         actions, _ = self.model.predict(flat, deterministic=True)

@@ -22,7 +22,8 @@ order: ``n`` scores, then each ``Box`` part flattened and rescaled from ``[-1, 1
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -46,13 +47,17 @@ class HybridActionCodec:
                 f"HybridActionCodec encodes a Dict or Tuple of one Discrete and finite float Boxes; got {space}. "
                 "Array spaces need no codec; other composites need a wrapper of their own."
             )
-        self.hybrid = space
-        self.keys: list[Any] = list(space.spaces) if isinstance(space, spaces.Dict) else list(range(len(space.spaces)))
-        parts = [space[key] for key in self.keys]
-        self.choice_key = next(key for key, part in zip(self.keys, parts, strict=True) if isinstance(part, spaces.Discrete))
-        self.choices: spaces.Discrete = space[self.choice_key]
-        self.box_keys = [key for key in self.keys if key != self.choice_key]
-        sizes = [int(np.prod(space[key].shape)) for key in self.box_keys]
+        self.hybrid = cast("spaces.Dict | spaces.Tuple", space)  # is_hybrid checked it
+        self.keys: list[Any] = (
+            list(self.hybrid.spaces) if isinstance(self.hybrid, spaces.Dict) else list(range(len(self.hybrid)))
+        )
+        parts = {key: self.hybrid[key] for key in self.keys}
+        self.choice_key = next(key for key, part in parts.items() if isinstance(part, spaces.Discrete))
+        self.choices = cast("spaces.Discrete", parts[self.choice_key])
+        #: The ``Box`` parts, in the space's order.
+        self.boxes = {key: part for key, part in parts.items() if isinstance(part, spaces.Box)}
+        self.box_keys = list(self.boxes)
+        sizes = [int(np.prod(box.shape)) for box in self.boxes.values()]
         self.slices = dict(zip(self.box_keys, _consecutive(int(self.choices.n), sizes), strict=True))
         self.space = spaces.Box(-1.0, 1.0, shape=(int(self.choices.n) + sum(sizes),), dtype=np.float32)
 
@@ -81,7 +86,7 @@ class HybridActionCodec:
             self.choice_key: (np.argmax(flat[:, :n], axis=1) + int(self.choices.start)).astype(np.int64)
         }
         for key in self.box_keys:
-            part: spaces.Box = self.hybrid[key]
+            part = self.boxes[key]
             unit = (flat[:, self.slices[key]] + 1.0) / 2.0
             low, high = part.low.astype(np.float64).ravel(), part.high.astype(np.float64).ravel()
             values = np.clip(low + unit * (high - low), low, high).astype(part.dtype)
@@ -89,12 +94,12 @@ class HybridActionCodec:
         return out
 
     def encode(self, action: Any) -> np.ndarray:
-        """The ``Box`` action that decodes to ``action``: score 1 for its choice and -1 for the others, parameters scaled."""
+        """The ``Box`` action that decodes to ``action``: its choice scored 1, the others -1, parameters scaled."""
         parts = action if isinstance(self.hybrid, spaces.Dict) else dict(zip(self.keys, action, strict=True))
         flat = np.full(self.space.shape, -1.0, dtype=np.float64)
         flat[int(parts[self.choice_key]) - int(self.choices.start)] = 1.0
         for key in self.box_keys:
-            part: spaces.Box = self.hybrid[key]
+            part = self.boxes[key]
             low, high = part.low.astype(np.float64).ravel(), part.high.astype(np.float64).ravel()
             value = np.asarray(parts[key], dtype=np.float64).ravel()
             flat[self.slices[key]] = 2.0 * (value - low) / (high - low) - 1.0
@@ -117,7 +122,7 @@ def is_hybrid(space: spaces.Space) -> bool:
 
 def _consecutive(start: int, sizes: list[int]) -> list[slice]:
     bounds = np.cumsum([start, *sizes]).tolist()
-    return [slice(a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [slice(a, b) for a, b in itertools.pairwise(bounds)]
 
 
 class HybridToBox(gym.ActionWrapper):

@@ -497,6 +497,24 @@ def test_sb3_policy_acts_for_every_agent_of_a_parallel_env(tmp_path):
     native.step(actions)
 
 
+def test_sb3_policy_decodes_a_hybrid_model_for_the_dict_env(tmp_path):
+    """A model trained on the codec's Box evaluates on Platform-v0's Dict actions, decoded as in training."""
+    env = make_vec_env(PLATFORM, 2, seed=0)
+    model = PPO("MlpPolicy", env, n_steps=8, batch_size=16, n_epochs=1, seed=0)
+    path = tmp_path / "platform.zip"
+    tag_model(model)
+    model.save(path)
+    native = registration.make_vec(PLATFORM, 3)
+    policy = SB3Policy(path)
+    policy.setup(native, registration.spec(PLATFORM))
+    obs, _ = native.reset(seed=0)
+    actions = policy.act(obs, native)
+    assert native.action_space.contains(actions)
+    expected = env.codec.decode_batch(model.predict(obs, deterministic=True)[0])
+    assert _equal(actions, expected)
+    native.step(actions)
+
+
 # ---- training for real ------------------------------------------------------------------------------
 
 
