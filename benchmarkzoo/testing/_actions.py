@@ -68,7 +68,7 @@ def _composite_candidates(space: spaces.Dict | spaces.Tuple) -> list[tuple[str, 
     if isinstance(space, spaces.Dict):
         keys: list[Any] = list(space.spaces)
         first = keys[0]
-        out = [(f"without key {first!r}", {k: v for k, v in valid.items() if k != first})]
+        out: list[tuple[str, Any]] = [(f"without key {first!r}", {k: v for k, v in valid.items() if k != first})]
         out.append(("an extra key 'unknown'", {**valid, "unknown": valid[first]}))
     else:
         keys = list(range(len(space.spaces)))

@@ -14,7 +14,6 @@ from gymnasium import spaces
 
 import benchmarkzoo
 from benchmarkzoo.core.errors import GeneratorArgumentError, InvalidActionError, ScenarioError
-from benchmarkzoo.envs.control.platform import sim
 from benchmarkzoo.envs.control.platform.baseline import PlatformPlanner
 from benchmarkzoo.envs.control.platform.generator import PlatformGenerator, PlatformScenario
 from benchmarkzoo.scenario_sets import load_set
@@ -94,7 +93,7 @@ def test_the_vector_env_steps_each_world_as_the_single_env():
 def test_the_vector_env_refuses_actions_that_are_not_the_dict_batch():
     vec = benchmarkzoo.make_vec(ID, 2)
     vec.reset(seed=0)
-    with pytest.raises(InvalidActionError, match="dict with keys 'move' and 'power'.*got \\['move'\\]"):
+    with pytest.raises(InvalidActionError, match=r"dict with keys 'move' and 'power'.*got \['move'\]"):
         vec.step({"move": np.zeros(2, dtype=np.int64)})
     with pytest.raises(InvalidActionError, match=r"Discrete\(3\)"):
         vec.step({"move": np.array([0, 3]), "power": np.zeros((2, 1), dtype=np.float32)})
@@ -104,9 +103,9 @@ def test_the_vector_env_refuses_actions_that_are_not_the_dict_batch():
 
 def test_a_scenario_of_another_size_is_refused():
     env = benchmarkzoo.make(ID)
-    with pytest.raises(ScenarioError, match="courses of 5 platforms.*num_platforms"):
+    with pytest.raises(ScenarioError, match=r"courses of 5 platforms.*num_platforms"):
         env.reset(seed=0, options={"scenario": COURSE})
-    with pytest.raises(ScenarioError, match="must start at 0.0 and be ordered"):
+    with pytest.raises(ScenarioError, match=r"must start at 0\.0 and be ordered"):
         PlatformScenario(starts=(0.0, 1.0), ends=(1.5, 3.0))
 
 
@@ -159,7 +158,7 @@ def test_the_planner_acts_on_every_world_of_the_vector_env():
     while not done.all():
         action = planner(vec)
         assert action["move"].dtype == np.int64 and action["power"].shape == (8, 1)
-        _, rewards, terminated, truncated, info = vec.step(action)
+        _, rewards, terminated, truncated, _ = vec.step(action)
         total += np.where(done, 0.0, rewards)
         done |= terminated | truncated
     assert total == pytest.approx(np.full(8, 2.0))
@@ -202,7 +201,9 @@ def test_the_codec_handles_tuple_spaces_with_offsets_and_several_boxes():
     assert flat.tolist() == [-1.0, 1.0, -0.5, 1.0, -0.5]
     back = codec.decode(flat)
     assert back[1] == 6 and back[0].tolist() == [-1.0, 2.0] and back[2].tolist() == [2.5]
-    batch = codec.decode_batch(np.stack([flat, codec.encode((np.zeros(2, np.float32), 5, np.full(1, 5.0, np.float32)))]))
+    batch = codec.decode_batch(
+        np.stack([flat, codec.encode((np.zeros(2, np.float32), 5, np.full(1, 5.0, np.float32)))])
+    )
     assert isinstance(batch, tuple) and batch[1].tolist() == [6, 5] and batch[2].tolist() == [[2.5], [5.0]]
 
 
@@ -220,3 +221,20 @@ def test_the_box_wrapper_plays_the_env_through_the_codec():
     env.reset(seed=0, options={"scenario": COURSE})
     _, reward, terminated, _, _ = env.step(np.array([-1, 1, -1, 2 * (2 / 3) - 1], dtype=np.float32))  # hop at 2/3
     assert reward == pytest.approx(1.5 / 6) and not terminated
+
+
+def test_the_baseline_policy_plays_the_same_episodes_on_the_native_and_sync_backends():
+    """On ``sync`` the baseline acts world by world; its Dict actions are batched part by part."""
+    from benchmarkzoo.evaluation.policies import BaselinePolicy
+    from benchmarkzoo.evaluation.runner import plan_episodes, run_episodes
+    from benchmarkzoo.evaluation.suites import Task
+
+    split = load_set("control/platform").split("test")
+    task = Task(id="platform-test", env=ID, scenario_set="control/platform", split="test", episodes=12)
+    plans = plan_episodes(task, 0, list(split.seeds))
+    native = run_episodes(task, split, plans, BaselinePolicy(), num_envs=4)
+    sync = run_episodes(task, split, plans, BaselinePolicy(), num_envs=4, backend="sync")
+    assert [(o.episode_return, o.length, o.success) for o in sync] == [
+        (o.episode_return, o.length, o.success) for o in native
+    ]
+    assert all(o.success for o in native) and len(native) == 12

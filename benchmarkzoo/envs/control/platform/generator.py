@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from typing import Any
 
@@ -40,7 +41,7 @@ class PlatformScenario(Scenario):
                 f"PlatformScenario needs as many starts as ends, at least 2 of each; got {len(starts)} and {len(ends)}."
             )
         edges = [value for pair in zip(starts, ends, strict=True) for value in pair]
-        if starts[0] != 0.0 or any(b <= a for a, b in zip(edges, edges[1:], strict=False)):
+        if starts[0] != 0.0 or any(b <= a for a, b in itertools.pairwise(edges)):
             raise ScenarioError(
                 "PlatformScenario platforms must start at 0.0 and be ordered, each ending before the next starts; "
                 f"got starts {starts} and ends {ends}."

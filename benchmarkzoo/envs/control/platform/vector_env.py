@@ -41,7 +41,8 @@ class PlatformVectorEnv(NativeVectorEnv):
             got = sorted(actions) if isinstance(actions, Mapping) else type(actions).__name__
             raise InvalidActionError(
                 f"{self.env_id} expects a batch of actions as a dict with keys 'move' and 'power' (arrays of shape "
-                f"({self.num_envs},) and ({self.num_envs}, 1)); got {got}. Use env.action_space.sample() for the layout."
+                f"({self.num_envs},) and ({self.num_envs}, 1)); got {got}. Use env.action_space.sample() for the "
+                "layout."
             )
         moves = check_discrete_batch(self.env_id, actions["move"], len(sim.MOVE_NAMES), self.num_envs)
         powers = check_box_batch(self.env_id, actions["power"], 0.0, 1.0, (self.num_envs, 1))
