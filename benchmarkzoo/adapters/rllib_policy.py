@@ -154,14 +154,35 @@ class RLlibPolicy(Policy):
                 dtype=np.float32,
             )
         with torch.no_grad():
-            out = self.module.forward_inference({"obs": torch.from_numpy(flat)})
-            dist = self.module.get_inference_action_dist_cls().from_logits(out["action_dist_inputs"])
-            actions = dist.to_deterministic().sample().cpu().numpy()
+            # One row at a time: torch's float32 matmul rounds differently for other batch sizes (about 4e-8
+            # on these MLPs), which a continuous action (Platform-v0's power) carries into the episode, so
+            # results would depend on num_envs; the distribution inputs of a row alone do not.
+            rows = [self.module.forward_inference({"obs": torch.from_numpy(row[None])}) for row in flat]
+            inputs = torch.cat([out["action_dist_inputs"] for out in rows])
+            dist = self.module.get_inference_action_dist_cls().from_logits(inputs)
+            sample = dist.to_deterministic().sample()
+        if isinstance(self._action_space, gym.spaces.Dict | gym.spaces.Tuple):
+            return self._composite(sample, lead)
+        actions = sample.cpu().numpy()
         if isinstance(self._action_space, gym.spaces.Box):
             actions = unsquash_action(actions, self._action_space).astype(self._action_space.dtype)
         else:
             actions = actions.astype(self._action_space.dtype)
         return actions.reshape(*lead, *actions.shape[1:])
+
+    def _composite(self, sample: Any, lead: tuple[int, ...]) -> Any:
+        """A ``Dict`` or ``Tuple`` action sample (Platform-v0's), part by part as the env runner unsquashes it."""
+        import tree  # dm-tree, which RLlib requires
+        from ray.rllib.utils.spaces.space_utils import get_base_struct_from_space, unsquash_action
+
+        struct = get_base_struct_from_space(self._action_space)
+        actions = unsquash_action(tree.map_structure(lambda t: t.cpu().numpy(), sample), struct)
+
+        def cast(action: np.ndarray, space: gym.Space) -> np.ndarray:
+            action = np.asarray(action).astype(space.dtype)
+            return action.reshape(*lead, *action.shape[1:])
+
+        return tree.map_structure(cast, actions, struct)
 
 
 def load_rllib_policy(target: str) -> RLlibPolicy:

@@ -348,6 +348,7 @@ def _tiny_suite(tmp_path, env_id: str, scenario_set: str):
     [
         (MAZE, SMALL_MAZE, "gridworld/maze"),
         (NAV, SMALL_NAV, "multiagent/navigation"),
+        (PLATFORM, {}, "control/platform"),  # a Dict action space: its parts unsquashed one by one
     ],
 )
 def test_a_saved_checkpoint_evaluates_through_the_protocol(local_ray, tmp_path, env_id, config, scenario_set):
