@@ -172,17 +172,29 @@ class RLlibPolicy(Policy):
 
     def _composite(self, sample: Any, lead: tuple[int, ...]) -> Any:
         """A ``Dict`` or ``Tuple`` action sample (Platform-v0's), part by part as the env runner unsquashes it."""
-        import tree  # dm-tree, which RLlib requires
         from ray.rllib.utils.spaces.space_utils import get_base_struct_from_space, unsquash_action
 
-        struct = get_base_struct_from_space(self._action_space)
-        actions = unsquash_action(tree.map_structure(lambda t: t.cpu().numpy(), sample), struct)
+        actions = unsquash_action(_numpy_parts(sample), get_base_struct_from_space(self._action_space))
+        return _cast_parts(actions, self._action_space, lead)
 
-        def cast(action: np.ndarray, space: gym.Space) -> np.ndarray:
-            action = np.asarray(action).astype(space.dtype)
-            return action.reshape(*lead, *action.shape[1:])
 
-        return tree.map_structure(cast, actions, struct)
+def _numpy_parts(sample: Any) -> Any:
+    """A nested dict/tuple of torch tensors as the same nest of numpy arrays."""
+    if isinstance(sample, dict):
+        return {key: _numpy_parts(value) for key, value in sample.items()}
+    if isinstance(sample, tuple | list):
+        return tuple(_numpy_parts(value) for value in sample)
+    return sample.cpu().numpy()
+
+
+def _cast_parts(actions: Any, space: gym.Space, lead: tuple[int, ...]) -> Any:
+    """``actions`` (nested as ``space``) with each part in its space's dtype and ``lead`` leading axes."""
+    if isinstance(space, gym.spaces.Dict):
+        return {key: _cast_parts(actions[key], part, lead) for key, part in space.spaces.items()}
+    if isinstance(space, gym.spaces.Tuple):
+        return tuple(_cast_parts(a, part, lead) for a, part in zip(actions, space.spaces, strict=True))
+    array = np.asarray(actions).astype(space.dtype)
+    return array.reshape(*lead, *array.shape[1:])
 
 
 def load_rllib_policy(target: str) -> RLlibPolicy:
