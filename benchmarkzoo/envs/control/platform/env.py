@@ -82,8 +82,8 @@ class PlatformEnv(SingleAgentEnvView):
     | 2    | leap | ``[2.0, 4.0]``           | on any platform, else in a gap (a fall) |
 
     Anything not in the space (a missing key, a float move, a power outside ``[0, 1]``, float64
-    powers) raises ``InvalidActionError``. Stable-Baselines3 cannot sample a ``Dict`` action:
-    ``benchmarkzoo.adapters.sb3.make_vec_env`` trains it through
+    powers) raises ``InvalidActionError``. Stable-Baselines3 trains on array action spaces only:
+    ``benchmarkzoo.adapters.sb3.make_vec_env`` trains this one through
     :class:`~benchmarkzoo.wrappers.hybrid.HybridActionCodec` (a ``Box`` of one score per move
     and the power).
 
