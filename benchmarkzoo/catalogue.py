@@ -93,6 +93,24 @@ register(
     outcome_bounds=f"{_QUAD}.bounds:mo_bounds",
 )
 
+_PLATFORM = "benchmarkzoo.envs.control.platform"
+
+register_generator("platform/gaps", f"{_PLATFORM}.generator:PlatformGenerator")
+
+register(
+    "benchmarkzoo/Platform-v0",
+    kind="single",
+    family="control",
+    entry_point=f"{_PLATFORM}.env:PlatformEnv",
+    vector_entry_point=f"{_PLATFORM}.vector_env:PlatformVectorEnv",
+    max_episode_steps=50,
+    kwargs={"generator": "platform/gaps", "generator_kwargs": {"num_platforms": 5}},
+    description="Cross a row of platforms and gaps with parameterized moves: run, hop or leap, and how hard.",
+    baseline=f"{_PLATFORM}.baseline:PlatformPlanner",
+    scenario_sets=("control/platform",),
+    outcome_bounds=f"{_PLATFORM}.bounds:bounds",
+)
+
 _MAZE_KEYS = "benchmarkzoo.envs.gridworld.maze_keys"
 
 register_generator("maze_keys/key_door", f"{_MAZE_KEYS}.generator:KeyDoorGenerator")

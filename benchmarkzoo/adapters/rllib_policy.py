@@ -154,14 +154,47 @@ class RLlibPolicy(Policy):
                 dtype=np.float32,
             )
         with torch.no_grad():
-            out = self.module.forward_inference({"obs": torch.from_numpy(flat)})
-            dist = self.module.get_inference_action_dist_cls().from_logits(out["action_dist_inputs"])
-            actions = dist.to_deterministic().sample().cpu().numpy()
+            # One row at a time: torch's float32 matmul rounds differently for other batch sizes (about 4e-8
+            # on these MLPs), which a continuous action (Platform-v0's power) carries into the episode, so
+            # results would depend on num_envs; the distribution inputs of a row alone do not.
+            rows = [self.module.forward_inference({"obs": torch.from_numpy(row[None])}) for row in flat]
+            inputs = torch.cat([out["action_dist_inputs"] for out in rows])
+            dist = self.module.get_inference_action_dist_cls().from_logits(inputs)
+            sample = dist.to_deterministic().sample()
+        if isinstance(self._action_space, gym.spaces.Dict | gym.spaces.Tuple):
+            return self._composite(sample, lead)
+        actions = sample.cpu().numpy()
         if isinstance(self._action_space, gym.spaces.Box):
             actions = unsquash_action(actions, self._action_space).astype(self._action_space.dtype)
         else:
             actions = actions.astype(self._action_space.dtype)
         return actions.reshape(*lead, *actions.shape[1:])
+
+    def _composite(self, sample: Any, lead: tuple[int, ...]) -> Any:
+        """A ``Dict`` or ``Tuple`` action sample (Platform-v0's), part by part as the env runner unsquashes it."""
+        from ray.rllib.utils.spaces.space_utils import get_base_struct_from_space, unsquash_action
+
+        actions = unsquash_action(_numpy_parts(sample), get_base_struct_from_space(self._action_space))
+        return _cast_parts(actions, self._action_space, lead)
+
+
+def _numpy_parts(sample: Any) -> Any:
+    """A nested dict/tuple of torch tensors as the same nest of numpy arrays."""
+    if isinstance(sample, dict):
+        return {key: _numpy_parts(value) for key, value in sample.items()}
+    if isinstance(sample, tuple | list):
+        return tuple(_numpy_parts(value) for value in sample)
+    return sample.cpu().numpy()
+
+
+def _cast_parts(actions: Any, space: gym.Space, lead: tuple[int, ...]) -> Any:
+    """``actions`` (nested as ``space``) with each part in its space's dtype and ``lead`` leading axes."""
+    if isinstance(space, gym.spaces.Dict):
+        return {key: _cast_parts(actions[key], part, lead) for key, part in space.spaces.items()}
+    if isinstance(space, gym.spaces.Tuple):
+        return tuple(_cast_parts(a, part, lead) for a, part in zip(actions, space.spaces, strict=True))
+    array = np.asarray(actions).astype(space.dtype)
+    return array.reshape(*lead, *array.shape[1:])
 
 
 def load_rllib_policy(target: str) -> RLlibPolicy:

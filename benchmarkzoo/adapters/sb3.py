@@ -19,6 +19,11 @@ What the adapter does, for every kind of env:
   single env (``backend="dummy"`` / ``"subproc"``) for the same seed and actions, bit for bit.
 * **parallel**: :class:`benchmarkzoo.adapters.sb3_multiagent.ParameterSharingVecEnv`, one entry
   per agent slot of every world (``num_envs = B * N``), so one shared policy trains on all agents.
+* **hybrid actions** (a ``Dict`` or ``Tuple`` of one ``Discrete`` and ``Box`` es, Platform-v0's):
+  SB3 takes array spaces only, so the VecEnv's ``action_space`` is
+  :class:`~benchmarkzoo.wrappers.hybrid.HybridActionCodec`'s ``Box`` (a score per discrete
+  choice, then the parameters; the choice is the scores' argmax), decoded before every step
+  (``HybridToBox`` on the dummy / subproc backends); the metadata records ``action_codec``.
 * **seeding**: ``seed(s)`` (which SB3 calls with the model's seed) seeds world ``i`` with
   ``s + i`` at the next reset, as SB3 does and as benchmarkzoo's determinism contract says.
 * **episode statistics**: every finished episode's info holds ``{"episode": {"r", "l", "t"}}``,
@@ -50,10 +55,13 @@ from benchmarkzoo.adapters.sb3_base import (
     info_of,
 )
 from benchmarkzoo.core.extras import require
+from benchmarkzoo.wrappers.hybrid import HybridActionCodec, HybridToBox, is_hybrid
 
 BACKENDS = ("native", "dummy", "subproc")
 #: The key of a saved model's data (and the attribute of a tagged model) that holds the metadata.
 METADATA_KEY = "benchmarkzoo"
+#: ``benchmarkzoo_metadata["action_codec"]`` of an env whose hybrid actions SB3 sees as a ``Box``.
+HYBRID_CODEC = "hybrid-box"
 
 
 #: Vector info entries that are not a world's info in SB3's sense (SB3 gets them as ``terminal_observation``).
@@ -84,6 +92,25 @@ class NativeSB3VecEnv(NativeVecEnvAdapter):
 
     autoreset_mode = AutoresetMode.SAME_STEP
     autoreset_reason = "the SB3 adapter needs the native env made with autoreset_mode=SAME_STEP; got {got!r}."
+    #: The codec of a hybrid action space (a Dict or Tuple of a Discrete and Boxes); ``None`` for array spaces.
+    codec: HybridActionCodec | None = None
+
+    def __init__(self, native: Any, metadata: dict[str, Any], scalarize: Any = None, episode_stats: bool = True):
+        super().__init__(native, metadata, scalarize, episode_stats)
+        if is_hybrid(native.single_action_space):  # SB3 takes array spaces only: see benchmarkzoo.wrappers.hybrid
+            self.codec = HybridActionCodec(native.single_action_space)
+            self.action_space = self.codec.space
+            self.benchmarkzoo_metadata["action_codec"] = HYBRID_CODEC
+
+    @override
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions if self.codec is None else self.codec.decode_batch(actions)
+
+    @override
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "action_space" and self.codec is not None:
+            return [self.codec.space for _ in self._get_indices(indices)]
+        return super().get_attr(attr_name, indices)
 
     # ---- reset and step --------------------------------------------------------------------------
 
@@ -163,6 +190,8 @@ def _overwrite(infos: dict[str, Any], world_infos: dict[str, Any], world: int) -
 def make_single_env(env_id: str, env_kwargs: dict[str, Any], weights: list[float] | None) -> Any:
     """One single env (scalarized with mo-gymnasium's ``LinearReward`` if ``weights``); top level, so it pickles."""
     env = registration.make(env_id, **env_kwargs)
+    if is_hybrid(env.action_space):
+        env = HybridToBox(env)
     if weights is not None:
         linear = require("mo_gymnasium.wrappers", "mo", f"{env_id} scalarization").LinearReward
         env = linear(env, weight=np.asarray(weights, dtype=np.float64))
@@ -237,6 +266,8 @@ def make_vec_env(
     weights = check_weights(spec, getattr(probe.unwrapped, "reward_space", None), scalarize)
     probe.close()
     metadata["scalarize"] = None if weights is None else weights.tolist()
+    if is_hybrid(probe.action_space):
+        metadata["action_codec"] = HYBRID_CODEC
     env_util = require("stable_baselines3.common.env_util", "sb3", _NEEDED_FOR)
     vec_cls = _vec_env.SubprocVecEnv if backend == "subproc" else _vec_env.DummyVecEnv
     make_one = functools.partial(make_single_env, spec.id, env_kwargs, metadata["scalarize"])

@@ -31,6 +31,8 @@ from typing_extensions import override
 from benchmarkzoo.core.extras import require
 from benchmarkzoo.evaluation.policies import Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
+from benchmarkzoo.vector.base import world_slice
+from benchmarkzoo.wrappers.hybrid import HybridActionCodec, is_hybrid
 
 PREFIX = "sb3:"
 #: The algorithms tried, in order, when the zip does not say which one saved it.
@@ -85,6 +87,7 @@ class SB3Policy(Policy):
         self.device = device
         self._model: Any = None
         self._shared = False
+        self._codec: HybridActionCodec | None = None
 
     @property
     def model(self) -> Any:
@@ -112,9 +115,12 @@ class SB3Policy(Policy):
     def setup(self, env: Any, spec: EnvSpec) -> None:
         model = self.model
         self._shared = spec.kind in ("parallel", "moma")
+        # A hybrid (Dict/Tuple) action space trained through make_vec_env's codec: the model acts in its Box.
+        self._codec = HybridActionCodec(env.single_action_space) if is_hybrid(env.single_action_space) else None
+        action_space = env.single_action_space if self._codec is None else self._codec.space
         for what, theirs, ours in (
             ("observation", model.observation_space, env.single_observation_space),
-            ("action", model.action_space, env.single_action_space),
+            ("action", model.action_space, action_space),
         ):
             if what == "observation" and theirs != ours and _same_layout(theirs, ours):
                 # Larger out-of-distribution maps widen an observation's bounds, not its layout: the
@@ -135,12 +141,22 @@ class SB3Policy(Policy):
     @override
     def act(self, observations: Any, env: Any) -> Any:
         if not self._shared:
-            actions, _ = self.model.predict(observations, deterministic=True)
-            return actions
+            actions = self._predict_rows(observations, env.num_envs)
+            return actions if self._codec is None else self._codec.decode_batch(actions)
         worlds, agents = env.num_envs, env.num_agents
         flat = reshape_leading(observations, (worlds * agents,), 2)
-        actions, _ = self.model.predict(flat, deterministic=True)
-        return np.asarray(actions).reshape(worlds, agents, *np.shape(actions)[1:])
+        actions = self._predict_rows(flat, worlds * agents)
+        return actions.reshape(worlds, agents, *actions.shape[1:])
+
+    def _predict_rows(self, observations: Any, rows: int) -> np.ndarray:
+        """``predict`` one observation at a time, so that actions do not depend on ``num_envs``.
+
+        torch's float32 matmul rounds differently for other batch sizes; a continuous action carries
+        that into the episode (about 2e-8 on Platform-v0's returns between 8 worlds and 1).
+        """
+        return np.stack(
+            [np.asarray(self.model.predict(world_slice(observations, i), deterministic=True)[0]) for i in range(rows)]
+        )
 
 
 def _same_layout(a: Any, b: Any) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces as gym_spaces
 from gymnasium.vector import AsyncVectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 from typing_extensions import override
@@ -135,12 +136,13 @@ class BaselinePolicy(Policy):
     @override
     def act(self, observations: Any, env: Any) -> Any:
         if self._sub_envs is not None:
-            return np.asarray(
-                [
-                    baselines.act(self._planner, sub, world_slice(observations, i))
-                    for i, sub in enumerate(self._sub_envs)
-                ]
-            )
+            actions = [
+                baselines.act(self._planner, sub, world_slice(observations, i)) for i, sub in enumerate(self._sub_envs)
+            ]
+            space = env.single_action_space
+            if isinstance(space, gym_spaces.Dict | gym_spaces.Tuple):  # Platform-v0's: batched part by part
+                return concatenate(space, actions, create_empty_array(space, len(actions)))
+            return np.asarray(actions)
         return baselines.act(self._planner, env, observations)
 
 

@@ -12,7 +12,8 @@ def invalid_actions(space: spaces.Space) -> list[tuple[str, Any]]:
     """Actions that are *not* in ``space``, each with a label for the failure message.
 
     Covers the mistakes policies make: out of range, wrong dtype (a float for a discrete
-    action), wrong shape, NaN, and ``None``. Candidates that ``space`` happens to contain are
+    action), wrong shape, NaN, and ``None``; for ``Dict`` and ``Tuple`` spaces also a missing or
+    an extra part and each part's own mistakes. Candidates that ``space`` happens to contain are
     dropped, so every returned action must be refused.
     """
     candidates: list[tuple[str, Any]] = [("None", None)]
@@ -56,7 +57,43 @@ def invalid_actions(space: spaces.Space) -> list[tuple[str, Any]]:
             ("value 2", np.full(space.shape, 2, dtype=space.dtype)),
             ("wrong shape", np.zeros((*np.atleast_1d(space.shape), 2), dtype=space.dtype)),
         ]
+    elif isinstance(space, spaces.Dict | spaces.Tuple):
+        candidates += _composite_candidates(space)
     return [(label, action) for label, action in candidates if not _contains(space, action)]
+
+
+def _composite_candidates(space: spaces.Dict | spaces.Tuple) -> list[tuple[str, Any]]:
+    """A ``Dict``'s or ``Tuple``'s bad actions: a part missing, one too many, and each part's own bad values."""
+    valid = _zero(space)
+    if isinstance(space, spaces.Dict):
+        keys: list[Any] = list(space.spaces)
+        first = keys[0]
+        out: list[tuple[str, Any]] = [(f"without key {first!r}", {k: v for k, v in valid.items() if k != first})]
+        out.append(("an extra key 'unknown'", {**valid, "unknown": valid[first]}))
+    else:
+        keys = list(range(len(space.spaces)))
+        out = [("one part short", valid[:-1]), ("one part too many", (*valid, valid[0]))]
+    for key in keys:
+        for label, bad in invalid_actions(space[key]):
+            if bad is None:
+                continue
+            action = dict(valid) if isinstance(space, spaces.Dict) else list(valid)
+            action[key] = bad
+            out.append((f"part {key!r}: {label}", action if isinstance(action, dict) else tuple(action)))
+    return out
+
+
+def _zero(space: spaces.Space) -> Any:
+    """A member of ``space`` built without sampling (its lowest value, part by part)."""
+    if isinstance(space, spaces.Dict):
+        return {key: _zero(sub) for key, sub in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_zero(sub) for sub in space.spaces)
+    if isinstance(space, spaces.Discrete):
+        return int(space.start)
+    if isinstance(space, spaces.Box):
+        return np.clip(np.zeros(space.shape, dtype=space.dtype), space.low, space.high).astype(space.dtype)
+    return space.sample()
 
 
 def _contains(space: spaces.Space, action: Any) -> bool:
