@@ -23,6 +23,7 @@ CALIBRATED_TASKS = [(name, task.id) for name in CALIBRATED for task in SUITES[na
 def test_there_are_v1_suites():
     shipped = {
         "single-agent-v1",
+        "single-agent-v2",
         "generalization-v1",
         "marl-v1",
         "moma-v1",
