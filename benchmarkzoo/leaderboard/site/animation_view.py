@@ -10,6 +10,7 @@ listed with the reason it is passed over. The episode is that entry's median by 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -19,7 +20,7 @@ import numpy as np
 from benchmarkzoo import registration
 from benchmarkzoo.evaluation.policies import BUILTINS
 from benchmarkzoo.leaderboard.site import animations
-from benchmarkzoo.leaderboard.site.files import slug, write
+from benchmarkzoo.leaderboard.site.files import write
 from benchmarkzoo.leaderboard.validate import SubmissionError, read_bytes
 from benchmarkzoo.leaderboard.verify import bundle_path, model_path
 
@@ -56,7 +57,6 @@ def passed_over(entry: dict[str, Any], root: Path) -> str | None:
 
 def animation_view(
     task_id: str,
-    suite_slug: str,
     rows: list[dict[str, Any]],
     out: Path,
     root: Path,
@@ -93,7 +93,8 @@ def animation_view(
         if made.suffix is None:
             view["note"] = f"Episode {index} of {entry['policy']} is not shown: {str(made.note).rstrip('.')}."
             return view
-        view["src"] = f"{suite_slug}/animations/{slug(task_id)}{made.suffix}"
+        # Named by content: a task every version of a suite plays keeps one file, not one per suite.
+        view["src"] = f"animations/{hashlib.sha256(made.data).hexdigest()[:16]}{made.suffix}"
         write(out / view["src"], made.data)
         episode = next(e for e in result.episodes if e.index == index)
         steps = f"every {made.stride}th of its {made.length} steps" if made.stride > 1 else f"its {made.length} steps"

@@ -55,7 +55,7 @@ class Caps:
 
     max_frames: int = 120
     max_side: int = 240
-    max_bytes: int = 1_000_000
+    max_bytes: int = 512_000
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@ Layout of the site (every link relative, so it works from ``file://`` and any st
     <suite>/tasks/<task>.html          per-episode distributions, success rates, domain metrics
     <suite>/submissions/<entry>.html   provenance; <entry>.json is the submission as validated
     <suite>/plots/*.svg
-    <suite>/animations/<task>.svg|gif  the replay of a task's median episode (built with the leaderboard root)
+    animations/<sha256>.svg|gif        replays of tasks' median episodes, named by content (built with the root)
     ratings.html                       competitive envs' round robins (from ROOT/ratings/*.json, when there are any)
     ratings.<env>.svg                  their win-rate heat maps (dotted names: no suite's folder can be one)
 

@@ -63,7 +63,7 @@ def task_view(
         "plots": plot_paths,
         "ranking": score_words(info.score) if info is not None else None,
         "mo": mo_view(task_slug, suite_slug, rows, out),
-        "animation": None if replays is None else animation_view(task_id, suite_slug, rows, out, *replays),
+        "animation": None if replays is None else animation_view(task_id, rows, out, *replays),
     }
 
 
