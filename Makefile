@@ -69,7 +69,8 @@ leaderboard: install
 	for bundle in ppo-single-agent ppo-marl; do \
 	  $(BIN)/python leaderboard/policies/train.py --bundle $$bundle || exit 1; \
 	done
-	for entry in single-agent-v1:ppo-single-agent generalization-v1:ppo-single-agent marl-v1:ppo-marl; do \
+	for entry in single-agent-v1:ppo-single-agent generalization-v1:ppo-single-agent single-agent-v2:ppo-single-agent \
+	    marl-v1:ppo-marl; do \
 	  suite=$${entry%%:*}; policy=$${entry#*:}; \
 	  rm -f results/$$suite-$$policy.json && \
 	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/$$policy \

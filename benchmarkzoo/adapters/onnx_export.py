@@ -6,6 +6,10 @@ encoding of discrete observations, image scaling, ``Dict`` feature extraction) a
 
 - PPO / A2C (``ActorCriticPolicy``): the action head's output: logits for discrete actions, the
   Gaussian mean for ``Box`` actions (SB3's deterministic action; the policy clips it to the bounds).
+  A model trained on a hybrid ``Dict`` action (Platform-v0's) through
+  :class:`~benchmarkzoo.wrappers.hybrid.HybridActionCodec` has the codec's ``Box`` as its action
+  space, so it exports like any ``Box`` model; the ``onnx:`` policy decodes that ``Box`` with the
+  same codec on the env's ``Dict`` space.
 - DQN: the Q-values (argmax is the greedy action).
 - SAC / TD3 / DDPG: the deterministic squashed action, rescaled from ``[-1, 1]`` to the bounds.
 

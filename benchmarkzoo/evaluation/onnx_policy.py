@@ -27,6 +27,9 @@ The contract (what :func:`benchmarkzoo.adapters.onnx_export.export_sb3` writes):
   ``MultiBinary(n)``            ``(B, n)`` float logits               ``logit > 0``
   ``Box(low, high, shape)``     ``(B, *shape)`` float actions         clipped to ``[low, high]`` (SB3's
                                                                       ``predict`` clips too)
+  hybrid ``Dict`` / ``Tuple``   ``(B, n + d)`` float: the ``Box``     decoded as SB3 trained on it: the
+  (one ``Discrete(n)`` and      of ``HybridActionCodec``              argmax score's choice, parameters
+  ``Box`` es of ``d`` values)   (benchmarkzoo.wrappers.hybrid)        rescaled to their bounds
   ============================  ====================================  ======================================
 
   A discrete space's output may also be the actions themselves, ``(B,)`` or ``(B, len(nvec))``
@@ -43,8 +46,9 @@ from gymnasium import spaces
 from typing_extensions import override
 
 from benchmarkzoo.core.extras import require
-from benchmarkzoo.evaluation.policies import Policy, PolicyError
+from benchmarkzoo.evaluation.policies import Policy, PolicyError, reshape_leading
 from benchmarkzoo.registration import EnvSpec
+from benchmarkzoo.wrappers.hybrid import HybridActionCodec, is_hybrid
 
 PREFIX = "onnx:"
 #: The largest model loaded (and stored beside a leaderboard submission): a policy network is
@@ -113,11 +117,20 @@ def _session(data: bytes, path: Path) -> Any:
         raise PolicyError(f"onnxruntime cannot load {str(path)!r}: {type(error).__name__}: {error}") from error
 
 
-def _decode(action_space: spaces.Space, output: np.ndarray) -> np.ndarray:
-    """Actions ``(B, ...)`` in ``action_space`` from the model's first output ``(B, ...)`` (the table above)."""
+def _decode(action_space: spaces.Space, output: np.ndarray) -> Any:
+    """Actions ``(B, ...)`` in ``action_space`` from the model's first output ``(B, ...)`` (the table above).
+
+    A hybrid space's actions are its batch form, ``{key: (B, ...)}`` (a tuple of arrays for a ``Tuple``).
+    """
     integer = np.issubdtype(output.dtype, np.integer) or output.dtype == np.bool_
     batch = output.shape[0] if output.ndim else 0
-    if isinstance(action_space, spaces.Discrete):
+    if is_hybrid(action_space):
+        # the one codec SB3 trained through (benchmarkzoo.adapters.sb3), so the decoded actions are the sb3: policy's
+        codec = HybridActionCodec(action_space)
+        if not integer and output.shape == (batch, *codec.space.shape):
+            return codec.decode_batch(output)
+        expected = f"(B, {codec.space.shape[0]}) float scores and parameters (HybridActionCodec's Box)"
+    elif isinstance(action_space, spaces.Discrete):
         if integer and output.shape == (batch,):
             return output.astype(action_space.dtype)
         if output.shape == (batch, action_space.n):
@@ -142,8 +155,8 @@ def _decode(action_space: spaces.Space, output: np.ndarray) -> np.ndarray:
         expected = f"(B, {', '.join(map(str, action_space.shape))}) actions"
     else:
         raise PolicyError(
-            f"ONNX policies act in Discrete, MultiDiscrete, MultiBinary and Box action spaces; the env has "
-            f"{action_space}."
+            f"ONNX policies act in Discrete, MultiDiscrete, MultiBinary, Box and hybrid (a Dict or Tuple of one "
+            f"Discrete and Boxes) action spaces; the env has {action_space}."
         )
     raise PolicyError(
         f"for actions in {action_space} the model's first output must be {expected} (B = {batch}); it returned "
@@ -234,7 +247,10 @@ class OnnxPolicy(Policy):
         (output,) = self._session.run([self._output], self._feed(observations, lead))
         actions = _decode(self._action_space, np.asarray(output))  # (B * N, ...) or (B, ...)
         if self._shared:
-            return actions.reshape(env.num_envs, env.num_agents, *actions.shape[1:])
+            shape = (env.num_envs, env.num_agents)
+            if isinstance(actions, tuple):  # a hybrid Tuple space's batch: one array per part
+                return tuple(reshape_leading(part, shape, 1) for part in actions)
+            return reshape_leading(actions, shape, 1)
         return actions
 
 

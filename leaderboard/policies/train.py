@@ -171,6 +171,23 @@ POLICIES: dict[str, dict[str, Any]] = {
         "net_arch": [128, 128],
         "ppo": {**_SINGLE_PPO, "ent_coef": 0.0},
     },
+    # single-agent-v2's platform-test: a Dict action (move and power) that SB3 learns through the hybrid
+    # codec's Box (benchmarkzoo.wrappers.hybrid); the onnx: policy decodes the exported Box alike
+    "ppo-sa-platform": {
+        "env": "benchmarkzoo/Platform-v0",
+        "env_kwargs": _split_kwargs("control/platform"),
+        "num_envs": 16,
+        "timesteps": 100_000,
+        "ppo": {
+            "n_steps": 64,
+            "batch_size": 256,
+            "n_epochs": 10,
+            "learning_rate": 1e-3,
+            "ent_coef": 0.0,
+            "gamma": 0.99,
+            "gae_lambda": 0.95,
+        },
+    },
     # marl-v1: one parameter-shared model per env, and per task where the spaces differ (unicycle robots
     # observe their heading; a line-up of other unit counts has other observation and action sizes);
     # bundled as ppo-marl with ppo-mapf (BUNDLES). The combat line-ups have no train split: their models
@@ -238,6 +255,7 @@ BUNDLES: dict[str, dict[str, dict[str, str]]] = {
             "benchmarkzoo/MazeKeys-v0": "ppo-sa-maze-keys",
             "benchmarkzoo/Quadrotor-v0": "ppo-sa-quadrotor",
             "benchmarkzoo/Quadrotor-Goal-v0": "ppo-sa-quadrotor",
+            "benchmarkzoo/Platform-v0": "ppo-sa-platform",  # single-agent-v2's platform-test
         },
     },
     "ppo-marl": {

@@ -174,3 +174,65 @@ def test_a_dict_entry_that_is_no_array_is_refused_by_name():
     fake = SimpleNamespace(single_observation_space=nested, single_action_space=action)
     with pytest.raises(PolicyError, match=f"entries are Box or discrete; benchmarkzoo/Maze-v0's '{first}' is Dict"):
         OnnxPolicy(POLICIES / "ppo-maze.onnx").setup(fake, registration.spec("benchmarkzoo/Maze-v0"))
+
+
+def _assert_hybrid_actions_equal(got, expected) -> None:
+    """Platform-v0's Dict actions: the moves equal, the powers within BOX_ATOL (float32 matmuls)."""
+    assert got.keys() == expected.keys() == {"move", "power"}
+    assert got["move"].dtype == expected["move"].dtype and got["power"].dtype == np.float32
+    np.testing.assert_array_equal(got["move"], expected["move"])
+    np.testing.assert_allclose(got["power"], expected["power"], atol=BOX_ATOL, rtol=0)
+
+
+def _hybrid_rollout(onnx: OnnxPolicy, sb3: SB3Policy, steps: int = 40, worlds: int = 8) -> set[int]:
+    """Step Platform-v0 with the sb3: policy's actions; on every batch the onnx: policy acts alike. The moves made."""
+    env, spec, seen = _rollout_observations("benchmarkzoo/Platform-v0", sb3, steps, worlds)
+    onnx.setup(env, spec)
+    moves: set[int] = set()
+    powers: set[float] = set()
+    for observations in seen:  # steps * worlds = 320 observations
+        expected = sb3.act(observations, env)
+        _assert_hybrid_actions_equal(onnx.act(observations, env), expected)
+        moves.update(expected["move"].tolist())
+        powers.update(expected["power"].ravel().tolist())
+    env.close()
+    assert len(powers) > steps, "the powers must vary with the observation, or equal powers prove little"
+    return moves
+
+
+def test_export_onnx_of_a_hybrid_codec_model(tmp_path):
+    """`benchmarkzoo export-onnx` of a PPO trained on Platform-v0 through the hybrid codec: the onnx: policy's
+    Dict actions are the sb3: policy's (its moves are all leaps here; the committed model's test below varies them)."""
+    import stable_baselines3
+    from click.testing import CliRunner
+
+    from benchmarkzoo.adapters.onnx_export import export_onnx_command
+    from benchmarkzoo.adapters.sb3 import make_vec_env, tag_model
+
+    model = stable_baselines3.PPO("MlpPolicy", make_vec_env("benchmarkzoo/Platform-v0", 4, seed=0), n_steps=64, seed=0)
+    model.learn(512)
+    tag_model(model)
+    model.save(tmp_path / "platform.zip")
+    result = CliRunner().invoke(export_onnx_command, [str(tmp_path / "platform.zip"), str(tmp_path / "platform.onnx")])
+    assert result.exit_code == 0, result.output
+    meta = {p.key: p.value for p in __import__("onnx").load(tmp_path / "platform.onnx").metadata_props}
+    assert meta["benchmarkzoo.action_space"] == "Box(-1.0, 1.0, (4,), float32)"
+    _hybrid_rollout(OnnxPolicy(tmp_path / "platform.onnx"), SB3Policy(tmp_path / "platform.zip"))
+
+
+def test_committed_platform_model_acts_as_its_zip():
+    """The bundle's ppo-sa-platform.onnx gives ppo-sa-platform.zip's actions on the observations it meets."""
+    bundle = POLICIES / "ppo-single-agent"
+    onnx = OnnxPolicy(bundle / "ppo-sa-platform.onnx")
+    moves = _hybrid_rollout(onnx, SB3Policy(POLICIES / "ppo-sa-platform.zip"))
+    assert len(moves) > 1, "the trained policy runs, hops and leaps"
+
+
+def test_a_hybrid_output_of_the_wrong_width_is_refused():
+    from gymnasium import spaces
+
+    from benchmarkzoo.evaluation.onnx_policy import _decode
+
+    space = spaces.Dict({"move": spaces.Discrete(3), "power": spaces.Box(0.0, 1.0, (1,), np.float32)})
+    with pytest.raises(PolicyError, match=r"\(B, 4\) float scores"):
+        _decode(space, np.zeros((2, 3), np.float32))

@@ -22,7 +22,7 @@ from benchmarkzoo.scenario_sets import load_set
 
 POLICIES = Path(__file__).resolve().parents[2] / "leaderboard" / "policies"
 #: bundle -> the suites `make leaderboard` evaluates it on.
-PLAYS = {"ppo-single-agent": ("single-agent-v1", "generalization-v1"), "ppo-marl": ("marl-v1",)}
+PLAYS = {"ppo-single-agent": ("single-agent-v1", "generalization-v1", "single-agent-v2"), "ppo-marl": ("marl-v1",)}
 
 
 @pytest.mark.parametrize(("bundle", "suite"), [(b, s) for b, suites in PLAYS.items() for s in suites])
@@ -34,9 +34,13 @@ def test_every_task_plays_a_model_that_takes_its_spaces(bundle, suite):
             policy.start_task(task.id)
             policy.setup(env, registration.spec(task.env))  # raises on a space the model does not take
             observations, _ = env.reset(seed=[0, 1])
-            actions = np.asarray(policy.act(observations, env))
+            actions = policy.act(observations, env)
             space = env.single_action_space
-            flat = actions.reshape(-1, *(space.shape or ()))
+            if isinstance(actions, dict):  # a Dict action (Platform-v0's): {key: (B, ...)}, checked world by world
+                worlds = [{k: v[i] for k, v in actions.items()} for i in range(2)]
+                assert all(space.contains(world) for world in worlds), task.id
+                continue
+            flat = np.asarray(actions).reshape(-1, *(space.shape or ()))
             assert len(flat) == 2 * getattr(env, "num_agents", 1), task.id
             assert all(space.contains(a.astype(space.dtype)) for a in flat), task.id
         finally:

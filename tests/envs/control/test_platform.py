@@ -14,6 +14,7 @@ from gymnasium import spaces
 
 import benchmarkzoo
 from benchmarkzoo.core.errors import GeneratorArgumentError, InvalidActionError, ScenarioError
+from benchmarkzoo.core.extras import available
 from benchmarkzoo.envs.control.platform.baseline import PlatformPlanner
 from benchmarkzoo.envs.control.platform.generator import PlatformGenerator, PlatformScenario
 from benchmarkzoo.scenario_sets import load_set
@@ -238,3 +239,40 @@ def test_the_baseline_policy_plays_the_same_episodes_on_the_native_and_sync_back
         (o.episode_return, o.length, o.success) for o in native
     ]
     assert all(o.success for o in native) and len(native) == 12
+
+
+# ---- rendering ----------------------------------------------------------------------------------
+
+
+def _agent_columns(frame: np.ndarray) -> np.ndarray:
+    """The pixel columns the agent's disc covers (its colour, above the platforms)."""
+    from benchmarkzoo.envs.control.platform.render import AGENT, GROUND
+
+    return np.flatnonzero(np.all(frame[:GROUND] == AGENT, axis=2).any(axis=0))
+
+
+@pytest.mark.skipif(not available("render"), reason="needs extra render: pip install 'benchmarkzoo[render]'")
+def test_frames_follow_the_agent_and_draw_the_last_move():
+    """A run moves the agent's disc right by its distance at the course's scale; the vector env draws the same."""
+    from benchmarkzoo.envs.control.platform.render import MARGIN, MOVE_HIGH, MOVES, WIDTH
+    from benchmarkzoo.envs.control.platform.vector_env import PlatformVectorEnv
+
+    env = gym.make(ID, generator_kwargs={"num_platforms": 3}, render_mode="rgb_array")
+    env.reset(seed=0, options={"scenario": COURSE})
+    before = env.render()
+    assert before.shape == (200, 720, 3) and before.dtype == np.uint8
+    assert not np.all(before == MOVES[0], axis=2).any()  # no move yet, so no arc
+    env.step({"move": 0, "power": np.array([0.75], np.float32)})  # a run of 0.75
+    after = env.render()
+    scale = (WIDTH - 2 * MARGIN) / (COURSE.goal + MOVE_HIGH.max())
+    shift = _agent_columns(after).mean() - _agent_columns(before).mean()
+    assert shift == pytest.approx(0.75 * scale, abs=1.0)
+    assert np.all(after == MOVES[0], axis=2).any()  # the run's line, in the run's colour
+    vector = PlatformVectorEnv(num_envs=2, generator_kwargs={"num_platforms": 3}, render_mode="rgb_array")
+    vector.reset(seed=0, options={"scenario": COURSE})
+    vector.step({"move": np.array([0, 2]), "power": np.array([[0.75], [0.0]], np.float32)})
+    frames = vector.render()
+    assert np.array_equal(frames[0], after)
+    assert np.all(frames[1] == MOVES[2], axis=2).any() and not np.array_equal(frames[1], after)
+    env.close()
+    vector.close()

@@ -108,14 +108,17 @@ class PlatformEnv(SingleAgentEnvView):
 
     ```python
     gym.make("benchmarkzoo/Platform-v0", generator="platform/gaps", generator_kwargs={"num_platforms": 5},
-             goal_reward=1.0)
+             goal_reward=1.0, render_mode=None)
     ```
 
     * ``generator``: a registered generator name (``"platform/gaps"``) or a ``PlatformGenerator``;
       ``generator_kwargs`` its arguments (``num_platforms``, ``platform_length``, ``gap``).
     * ``reset(options={"scenario": s})`` plays the given ``PlatformScenario``.
 
-    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``. No render mode yet.
+    * ``render_mode``: ``"rgb_array"`` (the course, the agent and its last move's arc: a run along the
+      ground, a hop or leap as a parabola) or ``"human"`` (needs the ``render`` extra).
+
+    The scenario of ``reset(seed=s)`` is ``generator.sample(s)``.
 
     ## Version History
 
@@ -135,13 +138,18 @@ class PlatformEnv(SingleAgentEnvView):
     (False, 0.5)
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
     config_type = PlatformConfig
     params: sim.Params
 
     def _setup(self) -> None:
         self.observation_space, self.action_space = build_spaces(self.params)
         self.state = sim.init_state(self.params, 1)
+
+    def _make_renderer(self):
+        from benchmarkzoo.envs.control.platform.render import PlatformRenderer
+
+        return PlatformRenderer(self.render_mode, self.metadata["render_fps"])
 
     def _load(self, scenario: PlatformScenario) -> tuple[np.ndarray, dict[str, Any]]:
         self.scenario = scenario

@@ -48,6 +48,8 @@ class State:
         goal: ``(B,)`` float64, the goal platform's start.
         x: ``(B,)`` float64, the agent's position (in a gap after a fall).
         platform: ``(B,)`` int64, the platform the agent stands on (last stood on, after a fall).
+        last_x: ``(B,)`` float64, where the last move started (the renderer draws its arc; no dynamics read it).
+        last_move: ``(B,)`` int64, the last move's type, ``-1`` before the first move of an episode.
     """
 
     starts: np.ndarray
@@ -55,6 +57,8 @@ class State:
     goal: np.ndarray
     x: np.ndarray
     platform: np.ndarray
+    last_x: np.ndarray
+    last_move: np.ndarray
 
 
 def init_state(params: Params, num_worlds: int) -> State:
@@ -66,6 +70,8 @@ def init_state(params: Params, num_worlds: int) -> State:
         goal=np.ones(num_worlds),
         x=np.zeros(num_worlds),
         platform=np.zeros(num_worlds, dtype=np.int64),
+        last_x=np.zeros(num_worlds),
+        last_move=np.full(num_worlds, -1, dtype=np.int64),
     )
 
 
@@ -77,6 +83,8 @@ def load(state: State, world: int, scenario: PlatformScenario, params: Params) -
     state.goal[world] = scenario.goal
     state.x[world] = 0.0
     state.platform[world] = 0
+    state.last_x[world] = 0.0
+    state.last_move[world] = -1
 
 
 def distances(moves: np.ndarray, powers: np.ndarray) -> np.ndarray:
@@ -113,6 +121,8 @@ def step(
     progress = (np.minimum(target, state.goal) - np.minimum(state.x, state.goal)) / state.goal
     success = landed & (platform == params.num_platforms - 1)
     rewards = np.where(landed, progress, 0.0) + np.where(success, params.goal_reward, 0.0)
+    state.last_x[:] = state.x
+    state.last_move[:] = moves
     state.x[:] = target
     np.copyto(state.platform, platform, where=landed)
     return rewards, ~landed | success, success

@@ -52,3 +52,8 @@ class PlatformVectorEnv(NativeVectorEnv):
 
     def _observe(self) -> np.ndarray:
         return sim.observe(self.state)
+
+    def _make_renderer(self):
+        from benchmarkzoo.envs.control.platform.render import PlatformRenderer
+
+        return PlatformRenderer("rgb_array", self.metadata["render_fps"])
