@@ -181,8 +181,8 @@ GIVEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "benchmarkzoo export-onnx my-ppo.zip my-ppo.onnx": (given_sb3_model, "my-ppo.zip: the committed ppo-maze.zip"),
 }
 
-#: Blocks (by first command) that go on in the folder of the block before: the maintainer
-#: verifies the results.json and my-ppo.onnx the submitter sent.
+#: Blocks (by first command) that go on in the folder of the block before, in the same test: the
+#: maintainer verifies the results.json and my-ppo.onnx the submitter sent.
 CONTINUES = {"benchmarkzoo leaderboard verify results.json --policy my-ppo.onnx --episodes 4"}
 
 #: The slow blocks (Ray), by first command or first line.
@@ -299,37 +299,34 @@ def test_the_plugin_entry_point_is_the_group_benchmarkzoo_loads():
 # ---- the blocks, run --------------------------------------------------------------------------
 
 
+def sessions() -> list[list[int]]:
+    """Blocks run in one folder, in order: each block alone, or with the blocks that continue it."""
+    found: list[list[int]] = []
+    for index, block in enumerate(shell_blocks()):
+        if block[0][0] in CONTINUES:
+            found[-1].append(index)
+        else:
+            found.append([index])
+    return found
+
+
 def shell_params() -> list:
     params = []
-    for index, block in enumerate(shell_blocks()):
+    for session in sessions():
+        block = [line for index in session for line in shell_blocks()[index]]
         if all(command in NOT_RUN for command, _ in block):
             continue  # nothing to run (the inventory test holds these to the table)
         marks = [pytest.mark.slow] if block[0][0] in SLOW else []
-        params.append(pytest.param(index, marks=marks, id=f"bash-{index}-{block[0][0][:40]}"))
+        params.append(pytest.param(session, marks=marks, id=f"bash-{session[0]}-{block[0][0][:40]}"))
     return params
 
 
-@pytest.fixture(scope="module")
-def folders(tmp_path_factory) -> dict[int, Path]:
-    """One folder per block (a block that continues the one before shares its folder)."""
-    root = tmp_path_factory.mktemp("readme")
-    made: dict[int, Path] = {}
-    for index, block in enumerate(shell_blocks()):
-        if block[0][0] in CONTINUES:
-            made[index] = made[index - 1]
-        else:
-            made[index] = root / f"block-{index}"
-            made[index].mkdir()
-    return made
-
-
-@pytest.mark.parametrize("index", shell_params())
-def test_the_shell_block_runs_as_written(index, folders):
-    cwd = folders[index]
-    if index - 1 in folders and folders[index - 1] == cwd:
-        assert (cwd / "results.json").is_file(), "run the block before first (it is what this one receives)"
+@pytest.mark.parametrize("session", shell_params())
+def test_the_shell_block_runs_as_written(session, tmp_path):
+    cwd = tmp_path / "work"
+    cwd.mkdir()
     before = repository_state()
-    for command, comment in shell_blocks()[index]:
+    for command, comment in (line for index in session for line in shell_blocks()[index]):
         if command in NOT_RUN:
             continue
         if command in GIVEN:
@@ -366,22 +363,22 @@ def test_the_python_block_runs_as_written(index, tmp_path):
     cwd = tmp_path / "work"
     cwd.mkdir()
     first = text.splitlines()[0]
+    registered = ""
     if re.fullmatch(r"# [\w/]+\.py", first):  # a file of a package: written there, then used
         path = cwd / first[2:]
         path.parent.mkdir(parents=True)
         path.write_text(text)
         module = path.parent.name
-        text = (
-            f"import benchmarkzoo, {module}\n{module}.register_envs()\nprint(benchmarkzoo.spec('mylab/Thing-v2').id)\n"
-        )
+        (registered,) = re.findall(r'benchmarkzoo\.register\(\s*"([^"]+)"', text)
+        text = f"import benchmarkzoo, {module}\n{module}.register_envs()\nprint(benchmarkzoo.spec({registered!r}).id)\n"
     before = repository_state()
     done = subprocess.run(
         [sys.executable, "-c", text], cwd=cwd, env=environment(cwd), capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, f"{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     assert repository_state() == before, "the block wrote into the repository"
-    if "mylab/Thing-v2" in text:
-        assert done.stdout.split() == ["mylab/Thing-v2"]
+    if registered:  # the registry holds the id the block registers
+        assert done.stdout.split() == [registered]
     if "print(algo.train()" in text:  # one mean return per iteration the loop counts
         (iterations,) = re.findall(r"range\((\d+)\)", text)
         returns = [float(line) for line in done.stdout.splitlines()]
