@@ -38,10 +38,11 @@ LANGUAGES = {"python", "bash", "toml"}
 
 #: README commands not run here, and why.
 NOT_RUN = {
-    "make run": "installs torch and every extra into .venv (network, minutes); its evaluate/add/build commands "
-    "are the ones run below",
+    "make run": "installs torch and every extra into .venv (network, minutes); the evaluate, add and build "
+    "commands below are the ones it runs",
     "make test": "is the whole test suite, this file included (CI runs it)",
-    "pip install -e .": "installs into the running environment; tests/test_core_install.py checks the core install",
+    "pip install -e .": "installs into the running environment; tests/test_core_install.py checks the core "
+    "install by hiding the extras",
     'pip install -e ".[render]"': "installs into the running environment (the test venv has every extra)",
     'pip install -e ".[fast]"': "installs into the running environment (the test venv has every extra)",
     'pip install -e ".[all]"': "installs into the running environment (the test venv has every extra)",
@@ -62,12 +63,12 @@ SMALLER = {
     "benchmarkzoo evaluate --suite core-v0 --policy random --backend ray --out r.json --resume": (
         "",
         " --episodes 1",
-        "core-v0 plays 300 episodes; one per task shows the Ray backend runs and resumes into r.json",
+        "core-v0 plays 300 episodes; one per task shows the Ray backend runs and --resume starts a new r.json",
     ),
     "benchmarkzoo ratings --matches 40 --out ratings.json": (
         "--matches 40",
         "--matches 2",
-        "40 matches per pairing of 10 bots is minutes; 2 per pairing writes the same kind of file",
+        "40 matches per pairing takes 20 times as long as 2, which write the same kind of file",
     ),
 }
 
