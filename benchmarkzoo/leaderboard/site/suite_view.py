@@ -9,7 +9,7 @@ import numpy as np
 
 from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
-from benchmarkzoo.leaderboard.site import plots, stats
+from benchmarkzoo.leaderboard.site import plot_cache, plots, stats
 from benchmarkzoo.leaderboard.site.files import slug, write
 
 #: Entries compared pairwise in the probability-of-improvement plot.
@@ -78,6 +78,10 @@ def _profile_plot(scored: list[tuple[dict[str, Any], Any]]) -> bytes:
     return plots.profile_plot(taus, curves)
 
 
+#: The pairs' bootstrap intervals cost as much as the drawing; kept by their inputs like the plots.
+_improvement_ci = plot_cache.cached_floats(stats.probability_of_improvement_ci)
+
+
 def _improvement_pairs(top: list[tuple[dict[str, Any], Any]]) -> list[dict[str, Any]]:
     """P(X > Y) with its interval for every pair of the top entries that played the same tasks."""
     pairs = []
@@ -86,5 +90,5 @@ def _improvement_pairs(top: list[tuple[dict[str, Any], Any]]) -> list[dict[str, 
             if len(xs) != len(ys):
                 continue
             p = stats.probability_of_improvement(xs, ys)
-            pairs.append({"x": x, "y": y, "p": p, "ci": stats.probability_of_improvement_ci(xs, ys)})
+            pairs.append({"x": x, "y": y, "p": p, "ci": _improvement_ci(xs, ys)})
     return pairs
