@@ -6,9 +6,10 @@ acceptance is a pure function of the file's bytes and the validator: the benchma
 shipped suites, the scenario sets and the installed distributions. :func:`validate_stored` keeps an
 empty marker in ``cache_dir("leaderboard", "accepted")`` named by the sha256 of all of those, so a
 changed byte of the file, of any module, suite or scenario set, or an upgraded package finds no
-marker and is validated in full. A hit still reads, strictly parses and schema-checks the very
-bytes it hashed (the caller needs the model); only the protocol checks are skipped. Refusals are
-not remembered, and a cache that cannot be written just validates.
+marker and is validated in full. A hit still reads the very bytes it hashed and decodes them into
+the schema's model (the caller needs it); the strict parser's walk over every value and the
+protocol checks are skipped, since these bytes passed both under this very code.
+Refusals are not remembered, and a cache that cannot be written just validates.
 
 The validator's version is read once per :func:`validator_version` call (``collect`` makes one per
 build), not once per process, so a suite edited between two builds of one process is seen.
@@ -66,14 +67,15 @@ def validate_stored(path: str | Path, version: bytes) -> Results:
     """
     with refusals():
         data = read_bytes(path, MAX_BYTES, follow_links=False)
-        results = parse_submission(data)
         try:
-            marker = cache_dir("leaderboard", "accepted") / hashlib.sha256(version + data).hexdigest()
+            marker: Path | None = cache_dir("leaderboard", "accepted") / hashlib.sha256(version + data).hexdigest()
         except OSError:
-            validate(results)
-            return results
-        if not marker.is_file():
-            validate(results)
+            marker = None
+        if marker is not None and marker.is_file():
+            return parse_submission(data, walk=False)  # these bytes passed this parser's walk and every check
+        results = parse_submission(data)
+        validate(results)
+        if marker is not None:
             with contextlib.suppress(OSError):  # a full or read-only cache costs the next build the checks, no more
                 atomic_write(marker, b"")
     return results

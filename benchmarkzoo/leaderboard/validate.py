@@ -78,9 +78,12 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool 
     return data
 
 
-def parse_submission(data: bytes) -> Results:
-    """Strict JSON, then the schema; raises :class:`SubmissionError` naming the first violation."""
-    value = parse(data)
+def parse_submission(data: bytes, walk: bool = True) -> Results:
+    """Strict JSON, then the schema; raises :class:`SubmissionError` naming the first violation.
+
+    ``walk``: as :func:`~benchmarkzoo.leaderboard.untrusted_json.parse`'s (only for bytes accepted before).
+    """
+    value = parse(data, walk)
     try:
         return Results.model_validate(value)
     except ValidationError as error:
