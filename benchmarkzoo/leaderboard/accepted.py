@@ -2,7 +2,7 @@
 
 ``build`` validates every stored file again (a file may have been committed by hand), and the
 checks (per-task bootstraps, Pareto fronts, scenario hashes) were most of a warm build. An
-acceptance is a pure function of the file's bytes and the validator: the benchmarkzoo source, the
+acceptance is a pure function of the file's bytes and the validator: every file of the package, the
 shipped suites, the scenario sets and the installed distributions. :func:`validate_stored` keeps an
 empty marker in ``cache_dir("leaderboard", "accepted")`` named by the sha256 of all of those, so a
 changed byte of the file, of any module, suite or scenario set, or an upgraded package finds no
@@ -35,9 +35,9 @@ from benchmarkzoo.scenario_sets import scenarios_root
 FORMAT = b"accepted-v1"
 
 
-def _tree(digest: object, folder: Path, pattern: str) -> None:
-    """Add every file matching ``pattern`` under ``folder``, by relative path and bytes, to ``digest``."""
-    for path in sorted(folder.rglob(pattern)):
+def _tree(digest: object, folder: Path) -> None:
+    """Add every file under ``folder`` but bytecode caches, by relative path and bytes, to ``digest``."""
+    for path in sorted(folder.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             data = path.read_bytes()
             name = path.relative_to(folder).as_posix().encode()
@@ -47,9 +47,9 @@ def _tree(digest: object, folder: Path, pattern: str) -> None:
 def validator_version() -> bytes:
     """The sha256 of everything that decides an acceptance besides the file (see the module docstring)."""
     digest = hashlib.sha256(FORMAT)
-    _tree(digest, Path(benchmarkzoo.__file__).parent, "*.py")
-    _tree(digest, SUITES_DIR, "*")
-    _tree(digest, scenarios_root(), "*")
+    _tree(digest, Path(benchmarkzoo.__file__).parent)  # the code and any data file it reads
+    _tree(digest, SUITES_DIR)
+    _tree(digest, scenarios_root())
     packages = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
     digest.update("\n".join([sys.version, *packages]).encode())
     return digest.digest()
