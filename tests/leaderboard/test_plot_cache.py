@@ -99,3 +99,18 @@ def test_improvement_intervals_are_kept_exactly(quickstart_results, tmp_path, mo
     stored.write_text("[0.5,")  # a torn file: computed again
     assert suite_view._improvement_ci(x, y) == exact
     assert suite_view._improvement_ci(y, x) != exact
+
+
+def test_profile_bands_are_kept_bit_for_bit(quickstart_results, tmp_path, monkeypatch):
+    from benchmarkzoo.leaderboard.site import stats, suite_view
+    from benchmarkzoo.leaderboard.validate import load_submission
+
+    monkeypatch.setenv("BENCHMARKZOO_CACHE", str(tmp_path))
+    per_task = stats.normalized_scores(load_submission(quickstart_results["random"]))
+    taus = np.linspace(-0.5, 1.0, 121)
+    exact = stats.performance_profile_ci(per_task, taus)
+    for _ in range(2):  # computed and stored, then read back
+        band = suite_view._profile_band(per_task, taus)
+        assert all(b.dtype == np.float64 and b.tobytes() == e.tobytes() for b, e in zip(band, exact, strict=True))
+    assert len(list((tmp_path / "site" / "stats").glob("*.json"))) == 1
+    assert suite_view._profile_band(per_task, taus[:-1])[0].shape == (120,)  # other thresholds, another entry

@@ -8,9 +8,9 @@ bytes: see :mod:`~benchmarkzoo.leaderboard.site.plots`), so :func:`cached` store
 source of its module and of :mod:`~benchmarkzoo.leaderboard.site.plots` (the figure style every
 view draws with), and the matplotlib and numpy versions. A stored file is written atomically, so
 a hit returns exactly the bytes the function would draw; arguments of a type this module cannot
-fingerprint, and a cache folder that cannot be written, just draw. :func:`cached_floats` keeps a
-statistic's tuple of floats the same way (``repr`` of a float round-trips exactly), for the site's
-bootstrap intervals, which cost as much as the drawing.
+fingerprint, and a cache folder that cannot be written, just draw. :func:`cached_numbers` keeps a
+statistic's tuple of floats or float64 arrays the same way (``repr`` of a float round-trips
+exactly), for the site's bootstrap intervals and bands, which cost as much as the drawing.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.cache import cache_dir
 
 Render = TypeVar("Render", bound=Callable[..., bytes])
-Statistic = TypeVar("Statistic", bound=Callable[..., tuple[float, ...]])
+Statistic = TypeVar("Statistic", bound=Callable[..., tuple[Any, ...]])
 #: The module of the figure style and helpers every plot uses; part of every key.
 _STYLE = "benchmarkzoo.leaderboard.site.plots"
 
@@ -113,11 +113,20 @@ def cached(render: Render) -> Render:
     return plot  # type: ignore[return-value]  # same signature: functools.wraps copies it
 
 
-def cached_floats(statistic: Statistic) -> Statistic:
-    """``statistic`` (a tuple of floats), returning the stored values of earlier calls with the same arguments."""
+def _stored(value: Any) -> Any:
+    """A float, or a float64 array as a list, for JSON (``repr`` of a float round-trips exactly)."""
+    return np.asarray(value, dtype=np.float64).tolist() if isinstance(value, np.ndarray) else float(value)
+
+
+def _loaded(value: Any) -> float | np.ndarray:
+    return np.array(value, dtype=np.float64) if isinstance(value, list) else float(value)
+
+
+def cached_numbers(statistic: Statistic) -> Statistic:
+    """``statistic`` (a tuple of floats or float64 arrays), returning the stored values of earlier equal calls."""
 
     @functools.wraps(statistic)
-    def compute(*args: Any, **kwargs: Any) -> tuple[float, ...]:
+    def compute(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
         bound = inspect.signature(statistic).bind(*args, **kwargs)
         bound.apply_defaults()  # a default (the bootstrap's reps, its random state) is part of the key
         try:
@@ -125,12 +134,12 @@ def cached_floats(statistic: Statistic) -> Statistic:
         except (_UnhashableError, OSError):
             return statistic(*args, **kwargs)
         try:
-            return tuple(float(v) for v in json.loads(path.read_text(encoding="utf-8")))
+            return tuple(_loaded(v) for v in json.loads(path.read_text(encoding="utf-8")))
         except (FileNotFoundError, ValueError, TypeError):  # absent, or unreadable: compute it again
             pass
         values = statistic(*args, **kwargs)
         with contextlib.suppress(OSError):
-            atomic_write(path, json.dumps([float(v) for v in values]))
+            atomic_write(path, json.dumps([_stored(v) for v in values]))
         return values
 
     return compute  # type: ignore[return-value]  # same signature: functools.wraps copies it
