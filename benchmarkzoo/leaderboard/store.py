@@ -24,7 +24,7 @@ from typing import Any
 
 from benchmarkzoo.core.atomic import atomic_write_text
 from benchmarkzoo.evaluation.results import Results
-from benchmarkzoo.leaderboard import checks, identity
+from benchmarkzoo.leaderboard import accepted, checks, identity
 from benchmarkzoo.leaderboard.text import shown
 from benchmarkzoo.leaderboard.validate import SubmissionError, validate_file
 from benchmarkzoo.leaderboard.verify import read_record
@@ -142,10 +142,15 @@ def _stored_files(root: Path, suite: str | None = None) -> tuple[list[tuple[str,
 
 
 def _validated(files: list[tuple[str, Path]], refused: list[str]) -> Iterator[tuple[str, Results]]:
-    """``(relative path, results)`` of each of ``files`` that validates; the others' refusals go to ``refused``."""
+    """``(relative path, results)`` of each of ``files`` that validates; the others' refusals go to ``refused``.
+
+    Acceptances are remembered by content (:mod:`~benchmarkzoo.leaderboard.accepted`): a file and
+    validator seen before skip the protocol checks, anything changed is checked in full.
+    """
+    version = accepted.validator_version() if files else b""
     for where, file in files:
         try:
-            yield where, validate_file(file, follow_links=False)
+            yield where, accepted.validate_stored(file, version)
         except SubmissionError as error:
             refused.append(f"{where}: {error}")
 

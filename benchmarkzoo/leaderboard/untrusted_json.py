@@ -104,8 +104,12 @@ def _check_text(text: str, path: list[str | int], key: bool = False) -> None:
         raise SubmissionError(f"at {_where(path)}: the {what} {shown(text)}: {problem}.")
 
 
-def parse(raw: bytes) -> Any:
-    """The JSON value of ``raw`` (UTF-8), checked throughout; raises :class:`SubmissionError` with the reason."""
+def parse(raw: bytes, walk: bool = True) -> Any:
+    """The JSON value of ``raw`` (UTF-8), checked throughout; raises :class:`SubmissionError` with the reason.
+
+    ``walk=False`` skips the walk over every value (depth, numbers, characters), most of the time:
+    only for bytes this very parser accepted before (:mod:`~benchmarkzoo.leaderboard.accepted`).
+    """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -116,5 +120,6 @@ def parse(raw: bytes) -> Any:
         raise SubmissionError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno}).") from error
     except RecursionError as error:
         raise SubmissionError(f"not valid JSON (nested deeper than {MAX_DEPTH} levels).") from error
-    _walk(data)
+    if walk:
+        _walk(data)
     return data

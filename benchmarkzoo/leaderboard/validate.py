@@ -15,9 +15,11 @@ not be file names. Who may use a name is the store's question (:mod:`~benchmarkz
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +78,12 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_BYTES, follow_links: bool 
     return data
 
 
-def parse_submission(data: bytes) -> Results:
-    """Strict JSON, then the schema; raises :class:`SubmissionError` naming the first violation."""
-    value = parse(data)
+def parse_submission(data: bytes, walk: bool = True) -> Results:
+    """Strict JSON, then the schema; raises :class:`SubmissionError` naming the first violation.
+
+    ``walk``: as :func:`~benchmarkzoo.leaderboard.untrusted_json.parse`'s (only for bytes accepted before).
+    """
+    value = parse(data, walk)
     try:
         return Results.model_validate(value)
     except ValidationError as error:
@@ -207,11 +212,18 @@ def validate_file(
     Any other exception would be a bug in a check; it is still reported as a refusal (starting with
     :data:`INTERNAL`), never as a traceback, so ``build`` survives any stored file.
     """
-    try:
+    with refusals():
         results = load_submission(path, max_bytes, follow_links)
         validate(results, suite)
+    return results
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """Turn any exception but a :class:`SubmissionError` into one starting with :data:`INTERNAL`."""
+    try:
+        yield
     except SubmissionError:
         raise
     except Exception as error:  # the one place every failure becomes a refusal
         raise SubmissionError(f"{INTERNAL} ({type(error).__name__}: {shown(str(error))}); please report it.") from error
-    return results

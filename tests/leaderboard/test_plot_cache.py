@@ -64,3 +64,53 @@ def test_an_unwritable_cache_still_draws(tmp_path, monkeypatch):
     monkeypatch.setenv("BENCHMARKZOO_CACHE", str(blocker))
     svg = plots.improvement_plot([plots.Interval("a > b", 0.6, 0.5, 0.7)])
     assert svg == plots.improvement_plot.__wrapped__([plots.Interval("a > b", 0.6, 0.5, 0.7)])
+
+
+def test_the_generalization_plot_is_kept_by_what_it_draws(drawn, quickstart_results, tmp_path):
+    from benchmarkzoo.leaderboard.site.generalization_view import generalization_plot, generalization_view
+    from benchmarkzoo.leaderboard.validate import load_submission
+
+    entries = [{"policy": p, "results": load_submission(quickstart_results[p])} for p in ("random", "baseline")]
+    page = generalization_view("quickstart-v0", entries, tmp_path / "out")
+    svg = (tmp_path / "out" / page["plot"]).read_bytes()
+    assert drawn[0] == 1 and page["families"][0]["splits"] == ["test", "ood"]
+    generalization_view("quickstart-v0", entries, tmp_path / "again")
+    assert drawn[0] == 1 and (tmp_path / "again" / page["plot"]).read_bytes() == svg  # kept: entries hold models
+    panels = [
+        {"name": f["name"], "splits": f["splits"], "rows": [{"policy": r["entry"]["policy"], "cells": r["cells"]}]}
+        for f in page["families"]
+        for r in f["rows"][:1]
+    ]
+    assert generalization_plot.__wrapped__(panels, ["random"]) != svg  # one entry fewer draws another plot
+
+
+def test_improvement_intervals_are_kept_exactly(quickstart_results, tmp_path, monkeypatch):
+    from benchmarkzoo.leaderboard.site import stats, suite_view
+    from benchmarkzoo.leaderboard.validate import load_submission
+
+    monkeypatch.setenv("BENCHMARKZOO_CACHE", str(tmp_path))
+    x, y = (stats.normalized_scores(load_submission(quickstart_results[p])) for p in ("baseline", "random"))
+    exact = stats.probability_of_improvement_ci(x, y)
+    assert suite_view._improvement_ci(x, y) == exact  # computed, then stored
+    (stored,) = (tmp_path / "site" / "stats").glob("*.json")
+    assert suite_view._improvement_ci(x, y) == exact  # read back bit for bit (repr round-trips)
+    assert suite_view._improvement_ci(x, y, reps=200) == stats.probability_of_improvement_ci(x, y, reps=200)
+    assert len(list((tmp_path / "site" / "stats").glob("*.json"))) == 2  # a default is part of the key
+    stored.write_text("[0.5,")  # a torn file: computed again
+    assert suite_view._improvement_ci(x, y) == exact
+    assert suite_view._improvement_ci(y, x) != exact
+
+
+def test_profile_bands_are_kept_bit_for_bit(quickstart_results, tmp_path, monkeypatch):
+    from benchmarkzoo.leaderboard.site import stats, suite_view
+    from benchmarkzoo.leaderboard.validate import load_submission
+
+    monkeypatch.setenv("BENCHMARKZOO_CACHE", str(tmp_path))
+    per_task = stats.normalized_scores(load_submission(quickstart_results["random"]))
+    taus = np.linspace(-0.5, 1.0, 121)
+    exact = stats.performance_profile_ci(per_task, taus)
+    for _ in range(2):  # computed and stored, then read back
+        band = suite_view._profile_band(per_task, taus)
+        assert all(b.dtype == np.float64 and b.tobytes() == e.tobytes() for b, e in zip(band, exact, strict=True))
+    assert len(list((tmp_path / "site" / "stats").glob("*.json"))) == 1
+    assert suite_view._profile_band(per_task, taus[:-1])[0].shape == (120,)  # other thresholds, another entry

@@ -18,7 +18,7 @@ import numpy as np
 
 from benchmarkzoo.evaluation import metrics
 from benchmarkzoo.evaluation.results import Results, task_scores
-from benchmarkzoo.leaderboard.site import plots
+from benchmarkzoo.leaderboard.site import plot_cache, plots
 from benchmarkzoo.leaderboard.site.files import write
 
 #: Splits in reading order; other tiers (``ood_rooms``) follow in name order.
@@ -75,17 +75,30 @@ def generalization_view(suite_slug: str, entries: list[dict[str, Any]], out: Pat
     groups = families(entries[0]["results"])
     if not groups:
         return None
-    view_families = [
+    view_families: list[dict[str, Any]] = [
         {"name": name, "splits": list(splits), "tasks": splits, "rows": _rows(entries, splits)}
         for name, splits in groups.items()
     ]
     plot = f"{suite_slug}/plots/generalization.svg"
-    write(out / plot, generalization_plot(view_families, [e["policy"] for e in entries]))
+    panels = [  # only what the plot draws, so the plot cache can key it (an entry holds its parsed results)
+        {
+            "name": f["name"],
+            "splits": f["splits"],
+            "rows": [{"policy": row["entry"]["policy"], "cells": row["cells"]} for row in f["rows"]],
+        }
+        for f in view_families
+    ]
+    write(out / plot, generalization_plot(panels, [e["policy"] for e in entries]))
     return {"href": f"{suite_slug}/generalization.html", "plot": plot, "families": view_families}
 
 
+@plot_cache.cached
 def generalization_plot(view_families: Sequence[dict[str, Any]], policies: Sequence[str]) -> bytes:
-    """Grouped bars: a panel per scenario set, a group per split, a bar per entry with its 95% interval."""
+    """Grouped bars: a panel per scenario set, a group per split, a bar per entry with its 95% interval.
+
+    ``view_families``: per scenario set, its ``name``, ``splits`` and ``rows``: per entry, its ``policy``
+    and ``cells`` (:func:`_cell` per split, ``None`` for a missing one).
+    """
     count = max(len(view_families), 1)
     ncols = min(COLUMNS, count)
     nrows = -(-count // ncols)
@@ -100,7 +113,7 @@ def generalization_plot(view_families: Sequence[dict[str, Any]], policies: Seque
                 low = np.array([c["value"] - c["ci"][0] if c else 0.0 for c in cells])
                 high = np.array([c["ci"][1] - c["value"] if c else 0.0 for c in cells])
                 offset = (i - (len(family["rows"]) - 1) / 2) * width
-                ax.bar(x + offset, values, width, color=plots.color(i), label=plots.short(row["entry"]["policy"]))
+                ax.bar(x + offset, values, width, color=plots.color(i), label=plots.short(row["policy"]))
                 ax.errorbar(x + offset, values, yerr=[low, high], fmt="none", ecolor="#333333", linewidth=1, capsize=2)
             ax.axhline(0.0, color="#555555", linewidth=0.8)
             ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")

@@ -1,13 +1,16 @@
-"""Rendered plots kept by content, so a rebuild of the site draws only the plots whose inputs changed.
+"""Rendered plots (and the intervals they show) kept by content, so a rebuild computes only what changed.
 
 Drawing is most of a site build: matplotlib lays out and writes each of the committed
 leaderboard's ~330 SVG files in tens of milliseconds, and `leaderboard build` rebuilds the
 whole site after every `add`. A plot is a pure function of its arguments (same inputs, same
 bytes: see :mod:`~benchmarkzoo.leaderboard.site.plots`), so :func:`cached` stores each SVG in
 ``cache_dir("site", "plots")`` under the sha256 of the function's name, its arguments, the
-source of its module and the matplotlib and numpy versions. A stored file is written
-atomically, so a hit returns exactly the bytes the function would draw; arguments of a type
-this module cannot fingerprint, and a cache folder that cannot be written, just draw.
+source of its module and of :mod:`~benchmarkzoo.leaderboard.site.plots` (the figure style every
+view draws with), and the matplotlib and numpy versions. A stored file is written atomically, so
+a hit returns exactly the bytes the function would draw; arguments of a type this module cannot
+fingerprint, and a cache folder that cannot be written, just draw. :func:`cached_numbers` keeps a
+statistic's tuple of floats or float64 arrays the same way (``repr`` of a float round-trips
+exactly), for the site's bootstrap intervals and bands, which cost as much as the drawing.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import functools
 import hashlib
 import importlib.metadata
 import inspect
+import json
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -29,6 +33,9 @@ from benchmarkzoo.core.atomic import atomic_write
 from benchmarkzoo.core.cache import cache_dir
 
 Render = TypeVar("Render", bound=Callable[..., bytes])
+Statistic = TypeVar("Statistic", bound=Callable[..., tuple[Any, ...]])
+#: The module of the figure style and helpers every plot uses; part of every key.
+_STYLE = "benchmarkzoo.leaderboard.site.plots"
 
 
 class _UnhashableError(TypeError):
@@ -68,13 +75,15 @@ def _feed(digest: Any, value: Any) -> None:
 
 @functools.cache
 def _code_version(module: str) -> bytes:
-    """What else decides a plot's bytes: its module's source and the versions of matplotlib and numpy."""
-    source = Path(inspect.getfile(sys.modules[module])).read_bytes()
+    """What else decides a plot's bytes: its module's and the style's source, the versions of matplotlib and numpy."""
+    digest = hashlib.sha256()
+    for name in dict.fromkeys((module, _STYLE)):
+        digest.update(Path(inspect.getfile(sys.modules[name])).read_bytes())
     versions = [importlib.metadata.version(p) for p in ("matplotlib", "numpy")]
-    return hashlib.sha256(source).digest() + ",".join(versions).encode()
+    return digest.digest() + ",".join(versions).encode()
 
 
-def key(render: Callable[..., bytes], args: tuple, kwargs: dict[str, Any]) -> str:
+def key(render: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str:
     """The cache key of ``render(*args, **kwargs)``; raises a :class:`TypeError` for an argument it cannot read."""
     digest = hashlib.sha256(_code_version(render.__module__))
     _feed(digest, render.__qualname__)
@@ -102,3 +111,35 @@ def cached(render: Render) -> Render:
         return svg
 
     return plot  # type: ignore[return-value]  # same signature: functools.wraps copies it
+
+
+def _stored(value: Any) -> Any:
+    """A float, or a float64 array as a list, for JSON (``repr`` of a float round-trips exactly)."""
+    return np.asarray(value, dtype=np.float64).tolist() if isinstance(value, np.ndarray) else float(value)
+
+
+def _loaded(value: Any) -> float | np.ndarray:
+    return np.array(value, dtype=np.float64) if isinstance(value, list) else float(value)
+
+
+def cached_numbers(statistic: Statistic) -> Statistic:
+    """``statistic`` (a tuple of floats or float64 arrays), returning the stored values of earlier equal calls."""
+
+    @functools.wraps(statistic)
+    def compute(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        bound = inspect.signature(statistic).bind(*args, **kwargs)
+        bound.apply_defaults()  # a default (the bootstrap's reps, its random state) is part of the key
+        try:
+            path = cache_dir("site", "stats") / f"{key(statistic, (), dict(bound.arguments))}.json"
+        except (_UnhashableError, OSError):
+            return statistic(*args, **kwargs)
+        try:
+            return tuple(_loaded(v) for v in json.loads(path.read_text(encoding="utf-8")))
+        except (FileNotFoundError, ValueError, TypeError):  # absent, or unreadable: compute it again
+            pass
+        values = statistic(*args, **kwargs)
+        with contextlib.suppress(OSError):
+            atomic_write(path, json.dumps([_stored(v) for v in values]))
+        return values
+
+    return compute  # type: ignore[return-value]  # same signature: functools.wraps copies it

@@ -9,7 +9,7 @@ import numpy as np
 
 from benchmarkzoo.evaluation.results import Results
 from benchmarkzoo.evaluation.suites import SuiteError, load_suite, suite_path
-from benchmarkzoo.leaderboard.site import plots, stats
+from benchmarkzoo.leaderboard.site import plot_cache, plots, stats
 from benchmarkzoo.leaderboard.site.files import slug, write
 
 #: Entries compared pairwise in the probability-of-improvement plot.
@@ -72,10 +72,13 @@ def _profile_plot(scored: list[tuple[dict[str, Any], Any]]) -> bytes:
     pooled = np.concatenate([np.concatenate(s) for _, s in scored])  # (all episodes of all entries,)
     lo, hi = min(0.0, float(pooled.min())), max(1.0, float(pooled.max()))
     taus = np.linspace(lo, hi, 121)  # (num_taus,)
-    curves = [
-        (e["policy"], stats.performance_profile(s, taus), *stats.performance_profile_ci(s, taus)) for e, s in scored
-    ]
+    curves = [(e["policy"], stats.performance_profile(s, taus), *_profile_band(s, taus)) for e, s in scored]
     return plots.profile_plot(taus, curves)
+
+
+#: The bootstrap intervals and bands cost as much as the drawing; kept by their inputs like the plots.
+_improvement_ci = plot_cache.cached_numbers(stats.probability_of_improvement_ci)
+_profile_band = plot_cache.cached_numbers(stats.performance_profile_ci)
 
 
 def _improvement_pairs(top: list[tuple[dict[str, Any], Any]]) -> list[dict[str, Any]]:
@@ -86,5 +89,5 @@ def _improvement_pairs(top: list[tuple[dict[str, Any], Any]]) -> list[dict[str, 
             if len(xs) != len(ys):
                 continue
             p = stats.probability_of_improvement(xs, ys)
-            pairs.append({"x": x, "y": y, "p": p, "ci": stats.probability_of_improvement_ci(xs, ys)})
+            pairs.append({"x": x, "y": y, "p": p, "ci": _improvement_ci(xs, ys)})
     return pairs
