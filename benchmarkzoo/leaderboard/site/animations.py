@@ -22,15 +22,12 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
-import importlib.metadata
-import inspect
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from benchmarkzoo.core.atomic import atomic_write, atomic_write_text
-from benchmarkzoo.core.cache import cache_dir
+from benchmarkzoo.core.cache import cache_dir, code_fingerprint
 from benchmarkzoo.core.errors import MissingExtraError, SimulatorError
 
 #: Modules whose source decides an animation's bytes (with this one).
@@ -88,14 +85,7 @@ class Animation:
 @functools.cache
 def code_version() -> str:
     """What decides an animation's bytes besides its inputs: the rendering source and library versions."""
-    digest = hashlib.sha256()
-    for module in (__name__, *RENDERING_MODULES):
-        __import__(module)
-        digest.update(Path(inspect.getfile(sys.modules[module])).read_bytes())
-    for package in ("benchmarkzoo", "pillow", "numpy"):
-        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
-            digest.update(f"{package}={importlib.metadata.version(package)};".encode())
-    return digest.hexdigest()
+    return code_fingerprint((__name__, *RENDERING_MODULES), ("benchmarkzoo", "pillow", "numpy"))
 
 
 def key(file_sha256: str, task_id: str, index: int, caps: Caps) -> str:

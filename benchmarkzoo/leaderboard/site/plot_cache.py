@@ -19,18 +19,15 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
-import importlib.metadata
 import inspect
 import json
-import sys
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 from benchmarkzoo.core.atomic import atomic_write
-from benchmarkzoo.core.cache import cache_dir
+from benchmarkzoo.core.cache import cache_dir, code_fingerprint
 
 Render = TypeVar("Render", bound=Callable[..., bytes])
 Statistic = TypeVar("Statistic", bound=Callable[..., tuple[Any, ...]])
@@ -76,11 +73,7 @@ def _feed(digest: Any, value: Any) -> None:
 @functools.cache
 def _code_version(module: str) -> bytes:
     """What else decides a plot's bytes: its module's and the style's source, the versions of matplotlib and numpy."""
-    digest = hashlib.sha256()
-    for name in dict.fromkeys((module, _STYLE)):
-        digest.update(Path(inspect.getfile(sys.modules[name])).read_bytes())
-    versions = [importlib.metadata.version(p) for p in ("matplotlib", "numpy")]
-    return digest.digest() + ",".join(versions).encode()
+    return code_fingerprint((module, _STYLE), ("matplotlib", "numpy")).encode()
 
 
 def key(render: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str:
