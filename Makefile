@@ -66,11 +66,11 @@ leaderboard: install
 	    --policy leaderboard/policies/$$policy.onnx || exit 1; \
 	done
 	# the bundles: one ONNX model per env id (or task), exported from their zips (leaderboard/policies/README.md)
-	for bundle in ppo-single-agent ppo-marl; do \
+	for bundle in ppo-single-agent ppo-marl ppo-mo; do \
 	  $(BIN)/python leaderboard/policies/train.py --bundle $$bundle || exit 1; \
 	done
 	for entry in single-agent-v1:ppo-single-agent generalization-v1:ppo-single-agent single-agent-v2:ppo-single-agent \
-	    marl-v1:ppo-marl; do \
+	    marl-v1:ppo-marl mo-v2:ppo-mo; do \
 	  suite=$${entry%%:*}; policy=$${entry#*:}; \
 	  rm -f results/$$suite-$$policy.json && \
 	  $(BIN)/benchmarkzoo evaluate --suite $$suite --policy onnx:leaderboard/policies/$$policy \

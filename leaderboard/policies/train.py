@@ -134,6 +134,26 @@ POLICIES: dict[str, dict[str, Any]] = {
             "gae_lambda": 0.95,
         },
     },
+    # mo-v2: one scalarized model per env id, bundled as ppo-mo (BUNDLES), each scalarized with its task's
+    # utility weights (MO-Treasure's hypervolume tasks play mo-v0's ppo-treasure, equal weights)
+    "ppo-mo-quadrotor": {
+        "env": "benchmarkzoo/MO-Quadrotor-v0",
+        "env_kwargs": _split_kwargs("control/mo-quadrotor"),
+        "scalarize": [0.9, 0.1],
+        "num_envs": 16,
+        "timesteps": 1_000_000,
+        "net_arch": [128, 128],
+        "ppo": {**_SINGLE_PPO, "ent_coef": 0.0},
+    },
+    "ppo-mo-signal": {
+        "env": "benchmarkzoo/MO-TrafficSignal-v0",
+        # the evaluation's 240-step (20 min) horizon, so the scalarized return trained is the one scored
+        "env_kwargs": {**_split_kwargs("traffic/single-intersection"), "max_episode_steps": 240},
+        "scalarize": [0.95, 0.05],
+        "num_envs": 4,
+        "timesteps": 100_000,
+        "ppo": {**_SINGLE_PPO, "n_steps": 240, "batch_size": 240},
+    },
     # single-agent-v1 / generalization-v1: one model per env id, bundled as ppo-single-agent (BUNDLES)
     "ppo-sa-maze": {
         "env": "benchmarkzoo/Maze-v0",
@@ -256,6 +276,13 @@ BUNDLES: dict[str, dict[str, dict[str, str]]] = {
             "benchmarkzoo/Quadrotor-v0": "ppo-sa-quadrotor",
             "benchmarkzoo/Quadrotor-Goal-v0": "ppo-sa-quadrotor",
             "benchmarkzoo/Platform-v0": "ppo-sa-platform",  # single-agent-v2's platform-test
+        },
+    },
+    "ppo-mo": {
+        "envs": {
+            "benchmarkzoo/MO-Treasure-v0": "ppo-treasure",  # mo-v0's model: 11x11 seabeds, weights [0.5, 0.5]
+            "benchmarkzoo/MO-Quadrotor-v0": "ppo-mo-quadrotor",
+            "benchmarkzoo/MO-TrafficSignal-v0": "ppo-mo-signal",
         },
     },
     "ppo-marl": {
